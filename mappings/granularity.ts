@@ -1,0 +1,59 @@
+/**
+ * @module mappings/granularity
+ * v2 default timeslice length by range length and data age (contract §2.5, D-extract table;
+ * nerdgraph.md §3.4 gives the matching `TIMESERIES` buckets). Validated at load.
+ */
+import * as z from 'zod'
+
+const minute = 60
+const hour = 60 * minute
+const day = 24 * hour
+
+/** `tenPoints`: "10 evenly spaced points" when the range starts more than 8 days ago. */
+export type OldDataGranularity = number | 'tenPoints'
+
+/** Rows in increasing `upTo` (seconds of range, inclusive); `fresh` and `old` are seconds. */
+export const defaultGranularity = [
+  { upTo: 3 * hour, fresh: minute, old: 'tenPoints' }, // D-extract: ≤ 3 h → 1 min
+  { upTo: 6 * hour, fresh: 2 * minute, old: 'tenPoints' }, // D-extract: > 3 h … ≤ 6 h → 2 min
+  { upTo: 14 * hour, fresh: 5 * minute, old: 'tenPoints' }, // D-extract: > 6 h … ≤ 14 h → 5 min
+  { upTo: 24 * hour, fresh: 10 * minute, old: 'tenPoints' }, // D-extract: > 14 h … ≤ 24 h → 10 min
+  { upTo: 4 * day, fresh: 30 * minute, old: 'tenPoints' }, // D-extract: > 1 d … ≤ 4 d → 30 min
+  { upTo: 7 * day, fresh: hour, old: hour }, // D-extract: > 4 d … ≤ 7 d → 1 h
+  { upTo: 21 * day, fresh: 3 * hour, old: 3 * hour }, // D-extract: > 7 d … ≤ 3 w → 3 h
+  { upTo: 42 * day, fresh: 6 * hour, old: 6 * hour }, // D-extract: > 3 w … ≤ 6 w → 6 h
+  { upTo: 63 * day, fresh: 12 * hour, old: 12 * hour }, // D-extract: > 6 w … ≤ 9 w → 12 h
+  { upTo: Infinity, fresh: 3 * day, old: 3 * day }, // D-extract: > 63 d → 3 days
+] as const satisfies readonly { upTo: number; fresh: number; old: OldDataGranularity }[]
+
+/** Data whose range starts more than this many seconds ago uses the `old` column (D-extract). */
+export const oldDataAfterSeconds = 8 * day
+
+/** NRQL returns at most 366 `TIMESERIES` buckets (nerdgraph.md §3.4, §4). */
+export const maxBuckets = 366
+
+/** "New Relic only collects data at one minute intervals" (D-extract): the smallest slice. */
+export const minimumSliceSeconds = minute
+
+const wholeMinutes = z
+  .number()
+  .int()
+  .positive()
+  .refine((s) => s % minute === 0, 'a whole number of minutes')
+
+const GranularitySchema = z
+  .array(
+    z.strictObject({
+      upTo: z.number().positive(),
+      fresh: wholeMinutes,
+      old: z.union([wholeMinutes, z.literal('tenPoints')]),
+    })
+  )
+  .refine((rows) => rows.every((r, i) => i === 0 || r.upTo > rows[i - 1]!.upTo), 'upTo increases')
+  .refine((rows) => rows.at(-1)?.upTo === Infinity, 'the last row covers every range')
+  .refine(
+    (rows) => rows.every((r) => r.upTo === Infinity || r.upTo / r.fresh <= maxBuckets),
+    `no row exceeds ${maxBuckets} buckets`
+  )
+
+GranularitySchema.parse(defaultGranularity)

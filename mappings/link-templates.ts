@@ -1,0 +1,30 @@
+/**
+ * @module mappings/link-templates
+ * Top-level `links` template maps, verbatim from real responses including the `/v2/application/`
+ * typo and the missing suffix (contract §1.11, §2.1, §2.6, §2.7: MRF and AMB fixtures).
+ */
+export const applicationLinkTemplates = {
+  'application.servers': '/v2/servers?ids={server_ids}',
+  'application.server': '/v2/servers/{server_id}',
+  'application.application_hosts': '/v2/application/{application_id}/hosts?ids={host_ids}',
+  'application.application_host': '/v2/application/{application_id}/hosts/{host_id}',
+  'application.application_instances':
+    '/v2/application/{application_id}/instances?ids={instance_ids}',
+  'application.application_instance': '/v2/application/{application_id}/instances/{instance_id}',
+  'application.alert_policy': '/v2/alert_policies/{alert_policy_id}',
+} as const
+
+export const applicationHostLinkTemplates = {
+  'application_host.application': '/v2/applications/{application_id}',
+  'application_host.application_instances':
+    '/v2/application/{application_id}/instances?ids={instance_ids}',
+  'application_host.application_instance':
+    '/v2/application/{application_id}/instances/{instance_id}',
+  'application_host.server': '/v2/servers/{server_id}',
+} as const
+
+export const applicationInstanceLinkTemplates = {
+  'application_instance.application': '/v2/applications/{application_id}',
+  'application_instance.application_host': '/v2/application/{application_id}/hosts/{instance_id}', // sic, AMB
+  'application_instance.server': '/v2/servers/{server_id}',
+} as const

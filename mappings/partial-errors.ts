@@ -1,0 +1,40 @@
+/**
+ * @module mappings/partial-errors
+ * What a GraphQL `errors` list beside (partial) `data` does to a v2 call, per NerdGraph operation
+ * (the name after `query`). GraphQL nulls the failed field and returns the rest (nerdgraph.md §4).
+ *
+ * - `fail`: every error fails the v2 call with the most severe mapped status (502, 504, 429…). Use it
+ *   when a missing piece would turn into a wrong answer (an app missing from a list looks deleted; a
+ *   failed search looks like "No Application found").
+ * - `tolerate`: errors on a field (`path` set) are handed to the route in `result.errors`, which then
+ *   reports that piece as absent or not found. Errors without a path, or of a whole-request class
+ *   (TOO_MANY_REQUESTS, BAD_API_KEY), still fail the call.
+ *
+ * Deprecation notices (`This field is deprecated!`) never fail a call (client-go logs them).
+ * An operation not listed here is `fail`; a route may override per call (`query(…, { partial })`).
+ */
+export type PartialErrorPolicy = 'fail' | 'tolerate'
+
+export const partialErrorPolicies = {
+  Accounts: 'fail', // the account list scopes every search: a partial list hides applications
+  FindApplication: 'fail', // a failed search must not become 404 "No Application found"
+  ListApplications: 'fail', // a failed NRQL alias would drop hosts/summaries of a whole account
+  ShowApplication: 'fail', // a failed NRQL alias would show an app without its hosts/instances
+  ApplicationHosts: 'fail', // a failed NRQL alias would list no hosts: looks like none exist
+  Nrql: 'fail', // one query, one answer: nothing to keep if it failed
+} as const satisfies Record<string, PartialErrorPolicy>
+
+export const defaultPartialErrorPolicy: PartialErrorPolicy = 'fail'
+
+/** Classes that concern the whole request even when they come with a `path`. */
+export const wholeRequestClasses: ReadonlySet<string> = new Set([
+  'TOO_MANY_REQUESTS',
+  'BAD_API_KEY',
+])
+
+export function partialErrorPolicyFor(operation: string | undefined): PartialErrorPolicy {
+  return (
+    (partialErrorPolicies as Record<string, PartialErrorPolicy>)[operation ?? ''] ??
+    defaultPartialErrorPolicy
+  )
+}

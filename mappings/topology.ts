@@ -1,0 +1,20 @@
+/**
+ * @module mappings/topology
+ * Which timeslices show that an agent instance is alive, and for how long a host or instance stays
+ * listed after it last reported.
+ */
+
+/** Every APM agent reports these unscoped timeslices each minute (nerdgraph.md §3.5: memory and
+ * the web/other transaction rollups exist for all agents). */
+export const presenceMetricNames = [
+  'HttpDispatcher',
+  'OtherTransaction/all',
+  'Memory/Physical',
+] as const
+
+/** v2 lists hosts and instances that reported "for approximately the last hour" (contract §2.6, D-hostids). */
+export const membershipWindowMs = 60 * 60 * 1000
+
+/** v2 summaries are "a rolling 3–4 minute average" (contract §2.1, SW11 notes); v2bridge uses the last
+ * five whole minutes, the window NerdGraph's apmSummary is computed over in the simulator. */
+export const summaryWindowMs = 5 * 60 * 1000

@@ -1,0 +1,97 @@
+/**
+ * `npm run lint`: the project's own rules (style.md), checked over the source tree. typescript-eslint
+ * does not support TypeScript 7 yet, and these rules are the ones that matter here.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+
+const root = resolve(import.meta.dirname, '..')
+const problems: string[] = []
+const report = (file: string, line: number, message: string) =>
+  problems.push(`${relative(root, file)}:${line}: ${message}`)
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (name === 'node_modules' || name.startsWith('.')) return []
+    return statSync(path).isDirectory() ? walk(path) : /\.(ts|mts)$/.test(name) ? [path] : []
+  })
+}
+
+const files = ['src', 'mappings', 'test', 'scripts', 'bench']
+  .map((d) => join(root, d))
+  .filter((d) => {
+    try {
+      return statSync(d).isDirectory()
+    } catch {
+      return false
+    }
+  })
+  .flatMap(walk)
+
+const envAllowed = new Set(['src/node.ts', 'src/simulator/serve.ts'])
+
+for (const file of files) {
+  const rel = relative(root, file)
+  const lines = readFileSync(file, 'utf8').split('\n')
+  const base = rel.split('/').at(-1)!
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+)*\.ts$/.test(base))
+    report(file, 1, 'file names are kebab-case')
+  lines.forEach((text, i) => {
+    const n = i + 1
+    if (/import\s*\{\s*z\s*\}\s*from\s*'zod'/.test(text))
+      report(file, n, "write `import * as z from 'zod'` (the named import pulls every locale)")
+    if (rel.startsWith('test/') && /\b(it|describe|test)\.only\(/.test(text))
+      report(file, n, '.only left in a test')
+    if (/^\s*\/\/\s*(it|describe|test)\(/.test(text)) report(file, n, 'commented-out test')
+    if (!rel.startsWith('src/') && !rel.startsWith('mappings/')) return
+    if (/process\.env/.test(text) && !envAllowed.has(rel))
+      report(file, n, 'process.env is read only by the Node entries')
+    if (/(:\s*any\b|as any\b|<any>)/.test(text)) report(file, n, 'no `any`')
+    if (!rel.startsWith('src/simulator/') && /\bswitch\s*\(/.test(text))
+      report(file, n, 'no switch over v2 names: use a mapping table')
+  })
+}
+
+/** The Worker's import graph must not reach the simulator, graphql-js execution, tests or node:. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  return [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'/gm)]
+    .filter((m) => !/^\s*(import|export)\s+type\s/.test(m[0]))
+    .map((m) => m[1]!)
+}
+
+const seen = new Set<string>()
+const stack = [join(root, 'src/worker.ts')]
+while (stack.length) {
+  const file = stack.pop()!
+  if (seen.has(file)) continue
+  seen.add(file)
+  for (const spec of importsOf(file)) {
+    if (spec.startsWith('.')) {
+      const target = resolve(dirname(file), spec)
+      const path = [target + '.ts', join(target, 'index.ts'), target].find((p) => {
+        try {
+          return statSync(p).isFile()
+        } catch {
+          return false
+        }
+      })
+      if (!path) report(file, 1, `cannot resolve ${spec}`)
+      else if (relative(root, path).startsWith('src/simulator/'))
+        report(file, 1, `the Worker imports the simulator (${spec})`)
+      else stack.push(path)
+    } else if (
+      /^(node:|vitest|fast-check|@hono\/node-server|graphql$|graphql\/execution)/.test(spec)
+    ) {
+      report(file, 1, `the Worker imports ${spec}`)
+    }
+  }
+}
+
+if (problems.length) {
+  console.error(problems.join('\n'))
+  console.error(`lint: ${problems.length} problem(s)`)
+  process.exit(1)
+}
+console.log(`lint: ${files.length} files clean; Worker import graph: ${seen.size} modules`)

@@ -1,0 +1,159 @@
+/**
+ * @module app
+ * Builds the one Hono app both entries serve: format, key and parameters are settled in
+ * middleware, each resource is a sub-app, and `onError` is the only place errors are rendered.
+ */
+import { Hono } from 'hono'
+import { parseConfig, type Config } from './config'
+import type { Bindings, Env } from './env'
+import { V2Error, titles } from './errors'
+import { keyFingerprint } from './identity'
+import { createNerdGraph } from './nerdgraph'
+import { V2Params, paramsFromBody, maxParamBodyBytes } from './params'
+import { formatOf, pathWithoutFormat, type Format } from './render'
+import { render } from './respond'
+import { allowedMethods } from './allowed-methods'
+import { httpsOnly } from './https'
+import { describeFailure, logMethod, logPath, type RequestLog } from './request-log'
+import type { RetryClock } from './retry'
+import { createUpstreamLimits, type LimitSettings } from './upstream-limits'
+import { applications } from './routes/applications'
+
+export interface AppOptions {
+  /** Fixed configuration (Node entry, tests); otherwise read from Worker bindings. */
+  config?: Config
+  /** The fetch NerdGraph calls go through (tests pass the simulator's). */
+  fetch?: typeof fetch
+  /** Receives one structured line per request (src/request-log.ts); none when absent. */
+  log?: RequestLog
+  /** Per-key limits toward NerdGraph (src/upstream-limits.ts); tests shrink them. */
+  limits?: Partial<LimitSettings>
+  /** Clock and randomness of retries (tests make them deterministic). */
+  clock?: RetryClock
+}
+
+const configByBindings = new WeakMap<object, Config>()
+
+function configFrom(env: Bindings | undefined): Config {
+  if (!env) return parseConfig({})
+  let config = configByBindings.get(env)
+  if (!config) configByBindings.set(env, (config = parseConfig(env as Record<string, unknown>)))
+  return config
+}
+
+/** A key NerdGraph could accept: printable ASCII without spaces, at most 256 characters. */
+const plausibleKey = /^[\x21-\x7e]{1,256}$/
+
+export function createApp(options: AppOptions = {}): Hono<Env> {
+  const app = new Hono<Env>({
+    getPath: (req) => pathWithoutFormat(new URL(req.url).pathname),
+  })
+  // Per app instance: one caller's queue or in-flight request never touches another app's.
+  const limits = createUpstreamLimits(options.limits)
+  const methodsOf = allowedMethods(app)
+
+  app.use(async (c, next) => {
+    const started = Date.now()
+    c.set('stats', { upstreamRequests: 0, upstreamMs: 0 })
+    c.set('config', options.config ?? configFrom(c.env))
+    await next()
+    const stats = c.get('stats')
+    options.log?.({
+      method: logMethod(c.req.method),
+      path: logPath(c.req.url),
+      status: c.res.status,
+      upstreamRequests: stats.upstreamRequests,
+      upstreamMs: stats.upstreamMs,
+      totalMs: Date.now() - started,
+      ...(c.get('failure') ? { error: c.get('failure') } : {}),
+    })
+  })
+
+  app.use(httpsOnly)
+
+  app.use('/v2/*', async (c, next) => {
+    const url = new URL(c.req.url)
+    const format = formatOf(url.pathname, c.req.header('accept'))
+    if (!format) throw new V2Error(404, titles.notFound)
+    c.set('format', format)
+
+    const allowed = methodsOf(pathWithoutFormat(url.pathname))
+    if (allowed.length === 0) throw new V2Error(404, titles.notFound)
+    if (!allowed.includes(c.req.method)) {
+      throw new V2Error(405, titles.methodNotAllowed, { headers: { Allow: allowed.join(', ') } })
+    }
+
+    const apiKey = [c.req.header('x-api-key'), c.req.header('api-key')]
+      .map((k) => k?.trim())
+      .find((k) => k)
+    if (!apiKey) throw new V2Error(401, titles.noKey)
+    if (!plausibleKey.test(apiKey)) throw new V2Error(401, titles.badKey)
+    const keyHash = await keyFingerprint(apiKey)
+    c.set('apiKey', apiKey)
+    c.set('keyHash', keyHash)
+
+    const params = new V2Params(url.searchParams)
+    for (const pair of await bodyParams(c.req.raw, c.env)) params.add(...pair)
+    c.set('params', params)
+
+    const { config, stats } = { config: c.get('config'), stats: c.get('stats') }
+    c.set(
+      'nerdgraph',
+      createNerdGraph({
+        endpoint: config.nerdgraphUrl,
+        apiKey,
+        partition: keyHash,
+        timeoutMs: config.upstreamTimeoutMs,
+        limits,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.clock ? { clock: options.clock } : {}),
+        onUpstream: (ms) => {
+          stats.upstreamRequests += 1
+          stats.upstreamMs += ms
+        },
+      })
+    )
+    await next()
+  })
+
+  app.route('/v2', applications)
+
+  app.notFound((c) => {
+    const format = c.get('format') ?? formatOf(new URL(c.req.url).pathname, undefined) ?? 'json'
+    return render(format, { error: { title: titles.notFound } }, 404)
+  })
+
+  app.onError((err, c) => {
+    const format: Format = c.get('format') ?? 'json'
+    if (err instanceof V2Error) {
+      const error: Record<string, unknown> = { title: err.title }
+      if (err.messages) error['messages'] = err.messages
+      return render(format, { error }, err.status, err.headers)
+    }
+    // Unknown errors: logged (key scrubbed), answered with the generic v2 500, never echoed.
+    const failure = describeFailure(err, c.get('apiKey'))
+    c.set('failure', failure)
+    if (!options.log) console.error(`[v2bridge] ${c.req.method} ${logPath(c.req.url)}: ${failure}`)
+    return render(format, { error: { title: titles.serverError } }, 500)
+  })
+
+  return app
+}
+
+/** Parameters carried in the body (contract §1.3): form or JSON, also on GET via the Node entry. */
+async function bodyParams(req: Request, env: Bindings | undefined): Promise<[string, string][]> {
+  const text =
+    req.method === 'GET' || req.method === 'HEAD'
+      ? ((await env?.readGetBody?.()) ?? '')
+      : await readLimited(req)
+  return paramsFromBody(text, req.headers.get('content-type') ?? undefined)
+}
+
+async function readLimited(req: Request): Promise<string> {
+  if (!req.body) return ''
+  const length = Number(req.headers.get('content-length') ?? 0)
+  if (length > maxParamBodyBytes) throw new V2Error(413, titles.bodyTooLarge)
+  const text = await req.text()
+  if (text.length > maxParamBodyBytes) throw new V2Error(413, titles.bodyTooLarge)
+  return text
+}

@@ -1,0 +1,58 @@
+/**
+ * @module applications/members
+ * What a list page needs beyond entity search, for every application of an account: hosts and
+ * instances (per-item `links`, contract §2.1) and browser figures. Two NRQL per account, cached per
+ * key for a minute; a page that misses the cache carries the missing queries in its own document,
+ * so it still costs one NerdGraph request.
+ */
+import { PartitionedCache } from '../cache'
+import {
+  membersNrql,
+  membershipWindow,
+  topologyFrom,
+  type MemberRow,
+  type Topology,
+} from '../topology'
+import { browserNrql, browserSummariesFrom, summaryWindow, type BrowserSummary } from './browser'
+
+export interface AccountInsights {
+  topologies: Map<number, Topology>
+  browser: Map<number, BrowserSummary>
+}
+
+const cache = new PartitionedCache<AccountInsights>(60 * 1000)
+
+export function cachedInsights(keyHash: string, accountId: number) {
+  return cache.get(keyHash, String(accountId))
+}
+
+export function insightsNrql(now: number): { members: string; browser: string } {
+  return {
+    members: membersNrql('account', membershipWindow(now)),
+    browser: browserNrql('account', summaryWindow(now)),
+  }
+}
+
+/** Pure: `FACET appId, host` rows → topology per application. */
+export function topologiesFrom(rows: readonly MemberRow[]): Map<number, Topology> {
+  const byApp = new Map<number, MemberRow[]>()
+  for (const row of rows) {
+    const appId = Number(row.appId)
+    if (!Number.isSafeInteger(appId)) continue
+    const list = byApp.get(appId)
+    if (list) list.push(row)
+    else byApp.set(appId, [row])
+  }
+  return new Map([...byApp].map(([appId, appRows]) => [appId, topologyFrom(appId, appRows)]))
+}
+
+export function rememberInsights(
+  keyHash: string,
+  accountId: number,
+  members: readonly MemberRow[],
+  browser: readonly Record<string, unknown>[]
+): AccountInsights {
+  const insights = { topologies: topologiesFrom(members), browser: browserSummariesFrom(browser) }
+  cache.set(keyHash, String(accountId), insights)
+  return insights
+}

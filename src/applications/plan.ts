@@ -1,0 +1,69 @@
+/**
+ * @module applications/plan
+ * v2 list parameters → entity-search query and page (pure). Filters map as nerdgraph.md §1.2 says:
+ * `filter[name]` → `name LIKE`, `filter[ids]` → `domainId IN`, `filter[language]` → `language IN`.
+ */
+import { V2Error } from '../errors'
+import { quote, quoteList } from '../nrql'
+import type { V2Params } from '../params'
+
+export interface ApplicationFilters {
+  name?: string
+  ids?: number[]
+  languages?: string[]
+  host?: string
+}
+
+/** contract §1.3.5: comma-separated, percent-encoded or repeated keys, `filter[id]` as an alias. */
+export function idList(p: V2Params, ...names: string[]): number[] | undefined {
+  const raw = names.flatMap((n) => p.list(n)).flatMap((v) => v.split(','))
+  const values = raw.map((v) => v.trim()).filter((v) => v !== '')
+  if (values.length === 0) return undefined
+  const bad = values.find((v) => !/^\d{1,15}$/.test(v))
+  if (bad !== undefined) {
+    throw new V2Error(422, `Invalid ${names[0]}: expected comma-separated integer IDs`)
+  }
+  return [...new Set(values.map(Number))]
+}
+
+export function applicationFilters(p: V2Params): ApplicationFilters {
+  const f: ApplicationFilters = {}
+  const name = p.get('filter[name]')?.trim()
+  if (name) f.name = name
+  const ids = idList(p, 'filter[ids]', 'filter[id]')
+  if (ids) f.ids = ids
+  // contract §2.1: AMB sends `filter[language]=java,ruby`; match any of them.
+  const languages = p
+    .list('filter[language]')
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean)
+  if (languages.length) f.languages = [...new Set(languages)]
+  const host = p.get('filter[host]')?.trim()
+  if (host) f.host = host
+  return f
+}
+
+/** The 1-based `page` parameter (contract §1.6); absent → 1. */
+export function pageNumber(p: V2Params): number {
+  const raw = p.get('page')?.trim()
+  if (raw === undefined || raw === '') return 1
+  if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1) {
+    throw new V2Error(422, 'Invalid page: expected a positive integer')
+  }
+  return Number(raw)
+}
+
+/** Entity-search query for APM applications; `ids` narrows to IDs already known to match. */
+export function applicationSearchQuery(
+  f: ApplicationFilters,
+  accountId: number | undefined,
+  ids: number[] | undefined = f.ids
+): string {
+  const clauses = [`domain = 'APM'`, `type = 'APPLICATION'`]
+  if (accountId !== undefined) clauses.push(`accountId = ${quote(accountId)}`)
+  if (ids?.length) clauses.push(`domainId IN ${quoteList(ids)}`)
+  if (f.languages?.length) clauses.push(`language IN ${quoteList(f.languages)}`)
+  if (f.name) clauses.push(`name LIKE ${quote(`%${f.name}%`)}`)
+  return clauses.join(' AND ')
+}

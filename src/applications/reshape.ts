@@ -1,0 +1,68 @@
+/**
+ * @module applications/reshape
+ * NerdGraph APM entity (+ its hosts and instances) → v2 application record (contract §2.1), pure.
+ */
+import {
+  healthStatusBySeverity,
+  notReportingHealthStatus,
+  type AlertSeverity,
+  type HealthStatus,
+} from '../../mappings/health-status'
+import { round3 } from '../numbers'
+import type { Topology } from '../topology'
+import type { BrowserSummary } from './browser'
+import type { ApmApplication } from './documents'
+
+/** Browser apdex T when no EndUser/Apdex timeslice says otherwise: New Relic's default of 7 s
+ * (contract §2.1 examples show `end_user_apdex_threshold: 7`). */
+export const defaultEndUserApdexT = 7
+
+export function healthStatus(e: ApmApplication): HealthStatus {
+  if (e.reporting !== true) return notReportingHealthStatus
+  return healthStatusBySeverity[e.alertSeverity as AlertSeverity] ?? 'unknown'
+}
+
+const emptyTopology: Topology = { hosts: new Map(), instances: new Map() }
+
+/** The v2 record, keys in the order of contract §2.1. */
+export function toV2Application(
+  e: ApmApplication,
+  topology: Topology = emptyTopology,
+  browser: BrowserSummary | undefined = undefined
+): Record<string, unknown> {
+  const reporting = e.reporting === true
+  const apdexTarget = e.settings?.apdexTarget ?? 0.5
+  const record: Record<string, unknown> = {
+    id: e.applicationId,
+    name: e.name,
+    language: e.language ?? 'unknown',
+    health_status: healthStatus(e),
+    reporting,
+  }
+  const s = e.apmSummary
+  if (reporting && s) {
+    record['application_summary'] = {
+      response_time: round3((s.responseTimeAverage ?? 0) * 1000), // NerdGraph seconds → v2 ms
+      throughput: round3(s.throughput ?? 0), // both per minute
+      error_rate: round3(s.errorRate ?? 0), // both a percentage (nerdgraph.md §1.2, D-errrate)
+      apdex_target: apdexTarget,
+      apdex_score: round3(s.apdexScore ?? 0),
+      host_count: s.hostCount ?? topology.hosts.size,
+      instance_count: s.instanceCount ?? topology.instances.size,
+    }
+    // only when browser data exists (contract §2.1)
+    if (e.apmBrowserSummary && browser?.summary) record['end_user_summary'] = browser.summary
+  }
+  record['settings'] = {
+    app_apdex_threshold: apdexTarget,
+    end_user_apdex_threshold: browser?.apdexT ?? defaultEndUserApdexT,
+    enable_real_user_monitoring: e.apmBrowserSummary != null,
+    use_server_side_config: e.settings?.serverSideConfig ?? false,
+  }
+  record['links'] = {
+    application_instances: [...topology.instances.keys()].sort((a, b) => a - b),
+    servers: [], // the Servers product is retired (contract §2.1)
+    application_hosts: [...topology.hosts.values()].sort((a, b) => a - b),
+  }
+  return record
+}

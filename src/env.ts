@@ -1,0 +1,40 @@
+/**
+ * @module env
+ * Hono environment of v2bridge: Worker bindings (`[vars]`) and per-request variables.
+ */
+import type { Config } from './config'
+import type { NerdGraph } from './nerdgraph'
+import type { V2Params } from './params'
+import type { Format } from './render'
+
+export interface Bindings {
+  REGION?: string
+  NERDGRAPH_URL?: string
+  ACCOUNT_ID?: string
+  UPSTREAM_TIMEOUT_MS?: string
+  ALLOW_HTTP?: string
+  /** Node entry only: the body of a GET request, which the fetch `Request` cannot carry. */
+  readGetBody?: () => Promise<string>
+  /** Node entry only: the scheme of the socket (`X-Forwarded-Proto` is then honoured, src/https.ts). */
+  connectionScheme?: 'http' | 'https'
+}
+
+export interface RequestStats {
+  upstreamRequests: number
+  upstreamMs: number
+}
+
+export interface Variables {
+  config: Config
+  format: Format
+  apiKey: string
+  /** SHA-256 of the key: the partition of every cache. */
+  keyHash: string
+  params: V2Params
+  nerdgraph: NerdGraph
+  stats: RequestStats
+  /** What the request log says about an unexpected error (redacted; src/request-log.ts). */
+  failure: string
+}
+
+export type Env = { Bindings: Bindings; Variables: Variables }

@@ -1,0 +1,58 @@
+/**
+ * @module ids
+ * v2 host and instance IDs, which NerdGraph does not have (nerdgraph.md §1.4, §5 item 3): minted
+ * as stable positive 31-bit integers from (application ID, host name[, instance name]), so every
+ * edge location and every restart agrees without stored state. 31 bits keep them safe for clients
+ * that read IDs into 32-bit integers.
+ */
+
+const maxId = 0x7fffffff
+
+/** FNV-1a (32-bit) over the UTF-8 bytes of `text`. */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5
+  for (const byte of new TextEncoder().encode(text)) {
+    h ^= byte
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return h
+}
+
+function candidate(parts: readonly (string | number)[], salt: number): number {
+  const h = fnv1a(`${parts.join('\u0000')}\u0000${salt}`) & maxId
+  return h === 0 ? 1 : h
+}
+
+/**
+ * IDs for every member of one application's set (hosts or instances). Members are taken in sorted
+ * order and a collision is resolved by re-hashing the later member with a salt, so the mapping is a
+ * pure function of the set.
+ * @example mintIds('host', 9045822, ['web-01', 'web-02']) // Map { 'web-01' → 18…, 'web-02' → 7… }
+ */
+export function mintIds(
+  kind: 'host' | 'instance',
+  appId: number,
+  members: readonly string[]
+): Map<string, number> {
+  const out = new Map<string, number>()
+  const used = new Set<number>()
+  for (const member of [...new Set(members)].sort()) {
+    let salt = 0
+    let id = candidate([kind, appId, member], salt)
+    while (used.has(id)) id = candidate([kind, appId, member], ++salt)
+    used.add(id)
+    out.set(member, id)
+  }
+  return out
+}
+
+/** The member whose minted ID is `id`, or undefined. */
+export function resolveId(ids: Map<string, number>, id: number): string | undefined {
+  for (const [member, value] of ids) if (value === id) return member
+  return undefined
+}
+
+/** The key an instance is minted from: its host and its agent instance name. */
+export function instanceKey(host: string, instanceName: string): string {
+  return `${host}\u0000${instanceName}`
+}

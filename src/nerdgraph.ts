@@ -1,0 +1,187 @@
+/**
+ * @module nerdgraph
+ * The only module that talks to NerdGraph: one POST per attempt through graphql-request, the caller's
+ * key as `API-Key`. Around it: identical reads coalesced and attempts limited per key
+ * (src/upstream-limits.ts), retries by policy within one deadline (src/retry.ts), faults mapped to v2
+ * statuses (src/upstream-fault.ts), and GraphQL errors beside data judged per operation
+ * (mappings/partial-errors.ts).
+ */
+import { ClientError, GraphQLClient } from 'graphql-request'
+import {
+  partialErrorPolicyFor,
+  wholeRequestClasses,
+  type PartialErrorPolicy,
+} from '../mappings/partial-errors'
+import { retryPolicies, systemClock, UpstreamFault, withRetry, type RetryClock } from './retry'
+import type { RetryPolicyName } from './retry'
+import {
+  errorClassOf,
+  graphqlFault,
+  httpFault,
+  transportFault,
+  type GraphQLErrorLike,
+} from './upstream-fault'
+import { createUpstreamLimits, OverloadError, type UpstreamLimits } from './upstream-limits'
+import { tooManyRequests } from './errors'
+
+export type { GraphQLErrorLike }
+
+export interface NerdGraphResult<T> {
+  data: T
+  /** Field errors kept under the `tolerate` policy (never under `fail`); deprecation notices dropped. */
+  errors: GraphQLErrorLike[]
+}
+
+export interface QueryOptions {
+  /** Default: `read` for `query` documents, `write` for `mutation` documents. */
+  retry?: RetryPolicyName
+  /** Default: the operation's row in mappings/partial-errors.ts. */
+  partial?: PartialErrorPolicy
+}
+
+export interface NerdGraphOptions {
+  endpoint: string
+  apiKey: string
+  /** Fingerprint of the key: the partition of limits and coalescing. */
+  partition: string
+  /** Budget of one call: every attempt, queueing and pause included. */
+  timeoutMs: number
+  fetch?: typeof fetch
+  /** Shared by every request of one app instance; a private one otherwise. */
+  limits?: UpstreamLimits
+  clock?: RetryClock
+  /** Called once per upstream request with its duration, for the request log. */
+  onUpstream?: (ms: number) => void
+}
+
+export interface NerdGraph {
+  query<T>(
+    document: string,
+    variables?: Record<string, unknown>,
+    options?: QueryOptions
+  ): Promise<NerdGraphResult<T>>
+}
+
+/** Name and kind of the first operation in a document. */
+export function operationOf(document: string): { name: string | undefined; isMutation: boolean } {
+  const m = /^(?:\s|#[^\n]*\n)*(query|mutation|subscription)?\s*([A-Za-z_]\w*)?/.exec(document)
+  return { name: m?.[2], isMutation: m?.[1] === 'mutation' }
+}
+
+/** Creates a client bound to one caller's key. */
+export function createNerdGraph(options: NerdGraphOptions): NerdGraph {
+  const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+  const limits = options.limits ?? createUpstreamLimits()
+  const clock = options.clock ?? systemClock
+
+  /** One POST within `remainingMs`, holding one of the key's slots while it runs. */
+  async function attempt<T>(body: Body, partial: PartialErrorPolicy, remainingMs: number) {
+    const controller = new AbortController()
+    let sentAt: number | undefined
+    const client = new GraphQLClient(options.endpoint, {
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+        sentAt = clock.now()
+        try {
+          return await fetchImpl(input, init)
+        } catch (err) {
+          throw controller.signal.aborted
+            ? controller.signal.reason
+            : new FetchFailed('fetch failed', { cause: err })
+        }
+      },
+      headers: { 'API-Key': options.apiKey, 'User-Agent': 'v2bridge' },
+      errorPolicy: 'all',
+    })
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          const fault = transportFault('timeout')
+          controller.abort(fault)
+          reject(fault)
+        },
+        Math.max(0, remainingMs)
+      )
+    })
+    try {
+      // The race holds the deadline even if a fetch ignores its abort signal.
+      const res = await Promise.race([
+        limits.slot(options.partition, controller.signal, () =>
+          client.rawRequest<T>({ ...body, signal: controller.signal })
+        ),
+        timedOut,
+      ])
+      return settle<T>(res.data, (res.errors ?? []) as GraphQLErrorLike[], partial)
+    } catch (err) {
+      throw toFault(err)
+    } finally {
+      clearTimeout(timer)
+      if (sentAt !== undefined) options.onUpstream?.(clock.now() - sentAt)
+    }
+  }
+
+  return {
+    async query<T>(
+      document: string,
+      variables: Record<string, unknown> = {},
+      opts: QueryOptions = {}
+    ) {
+      const op = operationOf(document)
+      const policy = retryPolicies[opts.retry ?? (op.isMutation ? 'write' : 'read')]
+      const partial = opts.partial ?? partialErrorPolicyFor(op.name)
+      const body: Body = { query: document, variables }
+      const deadline = clock.now() + options.timeoutMs
+      const minAttemptMs = Math.min(1000, options.timeoutMs / 4)
+      const run = () =>
+        withRetry((ms) => attempt<T>(body, partial, ms), policy, { deadline, minAttemptMs, clock })
+      if (op.isMutation) return run()
+      const id = `${options.partition}\u0000${partial}\u0000${JSON.stringify(body)}`
+      let leader = false
+      const result = await limits.coalesce(id, () => {
+        leader = true
+        return run()
+      })
+      // Followers get their own copy: a route may reshape what it receives.
+      return leader ? result : structuredClone(result)
+    },
+  }
+}
+
+interface Body {
+  query: string
+  variables: Record<string, unknown>
+}
+
+class FetchFailed extends Error {
+  override name = 'FetchFailed'
+}
+
+const isDeprecationNotice = (e: GraphQLErrorLike) =>
+  typeof e.message === 'string' && e.message.startsWith('This field is deprecated!')
+
+/** Applies the partial-errors policy to one GraphQL result. */
+function settle<T>(
+  data: T | null | undefined,
+  all: GraphQLErrorLike[],
+  partial: PartialErrorPolicy
+): NerdGraphResult<T> {
+  const errors = all.filter((e) => !isDeprecationNotice(e))
+  if (data == null) throw errors.length ? graphqlFault(errors) : transportFault('badBody')
+  const fatal = errors.filter(
+    (e) => partial === 'fail' || !e.path?.length || wholeRequestClasses.has(errorClassOf(e))
+  )
+  if (fatal.length) throw graphqlFault(fatal)
+  return { data, errors }
+}
+
+function toFault(err: unknown): unknown {
+  if (err instanceof UpstreamFault) return err
+  if (err instanceof OverloadError) return new UpstreamFault('final', tooManyRequests(1))
+  if (err instanceof ClientError) {
+    const errors = (err.response.errors ?? []) as GraphQLErrorLike[]
+    return httpFault(err.response.status, errors, err.response.headers.get('retry-after'))
+  }
+  if (err instanceof FetchFailed) return transportFault('network')
+  // graphql-request throws while parsing a 2xx body that is not a GraphQL JSON result.
+  return transportFault('badBody')
+}

@@ -1,0 +1,95 @@
+/**
+ * @module params
+ * v2 parameters merged from every place real clients put them (contract §1.3): the query string,
+ * a form body (also on GET, as `curl -X GET -d` sends it), or a JSON object body on POST-as-read.
+ * Array spellings `x[]`, `x` and `x[N]` are read as one list.
+ */
+import { V2Error } from './errors'
+
+/** Largest body v2bridge reads as parameters; v2 read calls carry a few KiB at most. */
+export const maxParamBodyBytes = 64 * 1024
+
+export class V2Params {
+  private readonly map = new Map<string, string[]>()
+
+  constructor(entries: Iterable<[string, string]> = []) {
+    for (const [k, v] of entries) this.add(k, v)
+  }
+
+  add(key: string, value: string): void {
+    const list = this.map.get(key)
+    if (list) list.push(value)
+    else this.map.set(key, [value])
+  }
+
+  /** Last value of a scalar parameter (Rails keeps the last of repeated keys). */
+  get(name: string): string | undefined {
+    return this.map.get(name)?.at(-1)
+  }
+
+  has(name: string): boolean {
+    return this.list(name).length > 0
+  }
+
+  /** Every value of `name[]`, `name` and `name[N]` (indexed ones in index order), in that order. */
+  list(name: string): string[] {
+    const out = [...(this.map.get(`${name}[]`) ?? []), ...(this.map.get(name) ?? [])]
+    const indexed: [number, string[]][] = []
+    const prefix = `${name}[`
+    for (const [key, values] of this.map) {
+      if (!key.startsWith(prefix) || !key.endsWith(']')) continue
+      const index = key.slice(prefix.length, -1)
+      if (/^\d{1,6}$/.test(index)) indexed.push([Number(index), values])
+    }
+    indexed.sort((a, b) => a[0] - b[0])
+    for (const [, values] of indexed) out.push(...values)
+    return out
+  }
+
+  /** contract §1.3.7: `true`, `1`, `yes` (any case) are true; anything else is false. */
+  bool(name: string): boolean {
+    const v = this.get(name)
+    return v !== undefined && /^(true|1|yes)$/i.test(v.trim())
+  }
+
+  /** Every key/value pair, for rebuilding Link URLs (contract §1.6). */
+  entries(): [string, string][] {
+    return [...this.map].flatMap(([k, vs]) => vs.map((v): [string, string] => [k, v]))
+  }
+}
+
+/** Reads the body of a request as parameters: form-encoded or a JSON object. */
+export function paramsFromBody(text: string, contentType: string | undefined): [string, string][] {
+  if (text.trim() === '') return []
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
+  if (type === 'application/json' || (type === '' && /^\s*\{/.test(text))) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      throw new V2Error(400, 'Invalid JSON in request body')
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new V2Error(400, 'The request body must be a JSON object')
+    }
+    return flattenJson(parsed as Record<string, unknown>)
+  }
+  return [...new URLSearchParams(text)]
+}
+
+/** `{"filter[name]":"x","names":["a","b"],"filter":{"ids":[1]}}` → bracketed key/value pairs. */
+function flattenJson(obj: Record<string, unknown>, prefix = ''): [string, string][] {
+  const out: [string, string][] = []
+  for (const [k, v] of Object.entries(obj)) {
+    const key = prefix ? `${prefix}[${k}]` : k
+    if (Array.isArray(v)) for (const item of v) out.push([`${key}[]`, scalar(item)])
+    else if (v !== null && typeof v === 'object')
+      out.push(...flattenJson(v as Record<string, unknown>, key))
+    else if (v !== null && v !== undefined) out.push([key, scalar(v)])
+  }
+  return out
+}
+
+function scalar(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v)
+}

@@ -1,0 +1,30 @@
+/**
+ * @module render
+ * Output formats as a table chosen by the path suffix (contract §1.1, §1.5).
+ */
+import { renderJson } from './json'
+import { renderXml } from './xml'
+
+export const renderers = {
+  json: { contentType: 'application/json; charset=utf-8', render: renderJson },
+  xml: { contentType: 'application/xml; charset=utf-8', render: renderXml },
+} as const
+
+export type Format = keyof typeof renderers
+
+/** `.json` / `.xml` at the end of the path; no suffix → from `Accept` (contract §1.1 D-200). */
+export function formatOf(pathname: string, accept: string | undefined): Format | undefined {
+  const m = /\.([A-Za-z0-9]+)$/.exec(pathname)
+  if (m) {
+    const ext = m[1]!.toLowerCase()
+    return ext in renderers ? (ext as Format) : undefined
+  }
+  return accept && /\b(application|text)\/xml\b/i.test(accept) && !/application\/json/i.test(accept)
+    ? 'xml'
+    : 'json'
+}
+
+/** The path routes match on: the suffix removed once, so `/v2/applications.json` → `/v2/applications`. */
+export function pathWithoutFormat(pathname: string): string {
+  return pathname.replace(/\.(json|xml)$/i, '')
+}

@@ -1,0 +1,34 @@
+/**
+ * @module respond
+ * Turns a v2 body into a response in the caller's format, with v2's caching headers
+ * (contract §1.5: `Cache-Control: max-age=0, private, must-revalidate`).
+ */
+import type { Context } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { Env } from './env'
+import { renderers, type Format } from './render'
+
+export function respond(
+  c: Context<Env>,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+  status: ContentfulStatusCode = 200
+): Response {
+  return render(c.get('format') ?? 'json', body, status, {
+    'Cache-Control': 'max-age=0, private, must-revalidate',
+    ...headers,
+  })
+}
+
+export function render(
+  format: Format,
+  body: Record<string, unknown>,
+  status: number,
+  headers: Record<string, string> = {}
+): Response {
+  const renderer = renderers[format]
+  return new Response(renderer.render(body), {
+    status,
+    headers: { 'Content-Type': renderer.contentType, ...headers },
+  })
+}

@@ -1,0 +1,19 @@
+/**
+ * @module routes/applications
+ * Applications, their hosts and instances (contract §2.1, §2.2, §2.6, §2.7). POST on list paths is a
+ * read (contract §1.3.3).
+ */
+import { Hono } from 'hono'
+import type { Env } from '../env'
+import { listApplications } from '../applications/list'
+import { showApplication } from '../applications/show'
+import { respond } from '../respond'
+
+export const applications = new Hono<Env>()
+
+applications.on(['GET', 'POST'], '/applications', async (c) => {
+  const { body, link } = await listApplications(c)
+  return respond(c, body, link ? { Link: link } : {})
+})
+
+applications.get('/applications/:id', async (c) => respond(c, await showApplication(c)))

@@ -1,0 +1,102 @@
+/**
+ * @module simulator/nrql/condition
+ * Compiles WHERE / filter() conditions into row predicates with SQL-style three-valued logic:
+ * a comparison against a null attribute is unknown (null), so `scope != 'x'` skips rows whose
+ * scope is null, as NRQL does (use `IS NULL` to select them).
+ */
+import type { MetricRow } from '../types'
+import type { Condition, FacetAttribute, Literal } from './ast'
+import { ATTRIBUTES, TIMESLICE } from './attributes'
+import type { AttributeValue } from './attributes'
+
+/** true = match, false = no match, null = unknown (no match at top level). */
+export type Predicate = (row: MetricRow) => boolean | null
+
+export function compileCondition(cond: Condition): Predicate {
+  switch (cond.type) {
+    case 'and': {
+      const parts = cond.conditions.map(compileCondition)
+      return (row) => {
+        let unknown = false
+        for (const part of parts) {
+          const v = part(row)
+          if (v === false) return false
+          if (v === null) unknown = true
+        }
+        return unknown ? null : true
+      }
+    }
+    case 'or': {
+      const parts = cond.conditions.map(compileCondition)
+      return (row) => {
+        let unknown = false
+        for (const part of parts) {
+          const v = part(row)
+          if (v === true) return true
+          if (v === null) unknown = true
+        }
+        return unknown ? null : false
+      }
+    }
+    case 'not': {
+      const inner = compileCondition(cond.condition)
+      return (row) => {
+        const v = inner(row)
+        return v === null ? null : !v
+      }
+    }
+    case 'isNull': {
+      // newrelic.timeslice.value is present on every Metric timeslice row.
+      if (cond.attribute === TIMESLICE) return () => cond.negated
+      const get = ATTRIBUTES[cond.attribute].get
+      return cond.negated ? (row) => get(row) !== null : (row) => get(row) === null
+    }
+    case 'compare':
+      return membership(cond.attribute, [cond.value], cond.op === '!=')
+    case 'in':
+      return membership(cond.attribute, cond.values, cond.negated)
+    case 'like': {
+      const get = ATTRIBUTES[cond.attribute].get
+      const re = likeRegExp(cond.pattern)
+      const negated = cond.negated
+      return (row) => {
+        const v = get(row)
+        return v === null ? null : re.test(String(v)) !== negated
+      }
+    }
+  }
+}
+
+function membership(attribute: FacetAttribute, values: Literal[], negated: boolean): Predicate {
+  const { get, kind } = ATTRIBUTES[attribute]
+  const wanted = values.map((v) => coerceLiteral(kind, v))
+  if (wanted.length === 1) {
+    const only = wanted[0]
+    return (row) => {
+      const v = get(row)
+      return v === null ? null : (v === only) !== negated
+    }
+  }
+  const set = new Set<AttributeValue>(wanted)
+  return (row) => {
+    const v = get(row)
+    return v === null ? null : set.has(v) !== negated
+  }
+}
+
+/** NRQL coerces `appId = '123'` to a number comparison; non-numeric strings match nothing. */
+export function coerceLiteral(kind: 'number' | 'string', value: Literal): AttributeValue {
+  if (kind === 'string' || typeof value === 'number') return value
+  return value.trim() === '' ? NaN : Number(value)
+}
+
+/** NRQL LIKE: `%` matches any run, `_` one character; case-sensitive, whole value. */
+export function likeRegExp(pattern: string): RegExp {
+  let source = ''
+  for (const ch of pattern) {
+    if (ch === '%') source += '.*'
+    else if (ch === '_') source += '.'
+    else source += ch.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
+  }
+  return new RegExp(`^${source}$`, 'su')
+}

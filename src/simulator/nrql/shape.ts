@@ -1,0 +1,112 @@
+/**
+ * @module simulator/nrql/shape
+ * Builds NerdGraph's `nrql { results metadata totalResult otherResult }` from accumulated
+ * groups. FACET groups are ranked by the first select item descending (nulls last, ties by
+ * facet value ascending) and cut to LIMIT (default 10, MAX = 2000).
+ */
+import type { NrqlResult } from '../types'
+import type { NrqlQuery } from './ast'
+import type { Cells, Layout } from './layout'
+import type { AttributeValue } from './attributes'
+import { compareValues } from './compare'
+import { FACET_LIMIT_DEFAULT, FACET_LIMIT_MAX } from './parser'
+import type { Evaluate } from './select'
+import type { QueryWindow } from './window'
+
+export interface Group {
+  facet: AttributeValue[]
+  cells: Cells
+}
+
+interface ShapeInput {
+  query: NrqlQuery
+  keys: string[]
+  window: QueryWindow
+  layout: Layout
+  items: Evaluate[]
+  groups: Group[]
+}
+
+type Row = Record<string, unknown>
+
+export function shapeResult(input: ShapeInput): NrqlResult {
+  const { query, keys, window, layout, items, groups } = input
+  const span = window.end - window.begin
+  const values = (cells: Cells, c: number, duration: number): Row => {
+    const row: Row = {}
+    items.forEach((item, i) => (row[keys[i]!] = item(cells, c, duration)))
+    return row
+  }
+  /** One row per bucket (TIMESERIES) or the single whole-window row. */
+  const series = (cells: Cells, head: Row): Row[] =>
+    query.timeseries === null
+      ? [{ ...head, ...values(cells, 0, span) }]
+      : window.buckets.map((b, c) => ({
+          ...head,
+          beginTimeSeconds: b.begin / 1000,
+          endTimeSeconds: b.end / 1000,
+          ...values(cells, c, b.end - b.begin),
+        }))
+  const metadata = {
+    eventTypes: ['Metric'],
+    facets: query.facet === null ? null : [...query.facet],
+    messages: [],
+    timeWindow: {
+      begin: window.begin,
+      end: window.end,
+      since: window.sinceText,
+      until: window.untilText,
+      compareWith: null,
+    },
+  }
+  if (query.facet === null) {
+    const results = series(groups[0]!.cells, {})
+    return { results, metadata, totalResult: null, otherResult: null }
+  }
+  const facet = query.facet
+  const cellCount = window.buckets.length
+  const total = layout.cells(cellCount)
+  const ranked = groups.map((g) => {
+    for (let c = 0; c < cellCount; c++) layout.mergeInto(total, c, g.cells, c)
+    let whole = g.cells
+    if (cellCount > 1) {
+      whole = layout.cells(1)
+      for (let c = 0; c < cellCount; c++) layout.mergeInto(whole, 0, g.cells, c)
+    }
+    return { group: g, rank: rankOf(items[0]!(whole, 0, span)) }
+  })
+  ranked.sort((a, b) => compareRank(a.rank, b.rank) || compareFacets(a.group, b.group))
+  const limit = query.limit === 'MAX' ? FACET_LIMIT_MAX : (query.limit ?? FACET_LIMIT_DEFAULT)
+  const results = ranked.slice(0, limit).flatMap(({ group }) => {
+    const head: Row = { facet: facet.length === 1 ? group.facet[0] : group.facet }
+    facet.forEach((attr, i) => (head[attr] = group.facet[i]))
+    return series(group.cells, head)
+  })
+  const totals = series(total, {})
+  const totalResult = query.timeseries === null ? totals[0]! : totals
+  return { results, metadata, totalResult, otherResult: null }
+}
+
+/** Numbers rank as themselves, apdex by its score; anything else ranks as null. */
+function rankOf(value: unknown): number | null {
+  if (typeof value === 'number') return value
+  if (value !== null && typeof value === 'object' && 'score' in value) {
+    return typeof value.score === 'number' ? value.score : null
+  }
+  return null
+}
+
+function compareRank(a: number | null, b: number | null): number {
+  if (a === b) return 0
+  if (a === null) return 1
+  if (b === null) return -1
+  return b - a
+}
+
+function compareFacets(a: Group, b: Group): number {
+  for (let i = 0; i < a.facet.length; i++) {
+    const d = compareValues(a.facet[i] ?? null, b.facet[i] ?? null)
+    if (d !== 0) return d
+  }
+  return 0
+}

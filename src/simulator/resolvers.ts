@@ -1,0 +1,83 @@
+/** @module simulator/resolvers — the root value graphql-js executes SCHEMA_SDL against. */
+import { GraphQLError } from 'graphql'
+import type { Dataset } from './dataset'
+import { entityValue } from './entities'
+import type { Principal } from './keys'
+import { runNrql } from './nrql'
+import { entitySearch, type SearchArgs } from './search'
+import type { StatsRecorder } from './stats'
+import { NrqlError } from './types'
+
+/** `actor.entities` takes at most 25 GUIDs [schema; nerdgraph.md §4]. */
+export const MAX_ENTITY_GUIDS = 25
+
+export interface GraphContext {
+  readonly principal: Principal
+  readonly dataset: Dataset
+  readonly stats: StatsRecorder
+}
+
+function graphError(message: string, errorClass: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { errorClass } })
+}
+
+function runNrqlField(accountId: number, query: string, ctx: GraphContext) {
+  ctx.stats.nrql(ctx.principal.label, query)
+  try {
+    const result = runNrql(query, { accountId, store: ctx.dataset.store, now: ctx.dataset.now() })
+    return { ...result, nrql: query }
+  } catch (err) {
+    if (err instanceof NrqlError) throw graphError(err.message, err.errorClass)
+    const detail = err instanceof Error ? err.message : String(err)
+    throw new GraphQLError('Internal Server Error', {
+      extensions: { errorClass: 'INTERNAL_SERVER_ERROR', detail },
+    })
+  }
+}
+
+function visibleApp(ctx: GraphContext, guid: string) {
+  const app = ctx.dataset.applicationByGuid(guid)
+  return app && ctx.principal.accountIds.has(app.accountId) ? app : null
+}
+
+const actor = {
+  user: (_: unknown, ctx: GraphContext) => ctx.principal.user,
+  accounts: (_: unknown, ctx: GraphContext) =>
+    ctx.dataset.accounts.filter((a) => ctx.principal.accountIds.has(a.id)),
+  account({ id }: { id: number }, ctx: GraphContext) {
+    const account = ctx.dataset.accounts.find((a) => a.id === id)
+    if (!account || !ctx.principal.accountIds.has(id)) {
+      throw graphError(`Not authorized to access account ${id}`, 'FORBIDDEN')
+    }
+    return {
+      id: account.id,
+      name: account.name,
+      nrql: ({ query }: { query: string }, c: GraphContext) => runNrqlField(account.id, query, c),
+    }
+  },
+  entity({ guid }: { guid: string }, ctx: GraphContext) {
+    const app = visibleApp(ctx, guid)
+    return app ? entityValue(ctx.dataset, app, 'ApmApplicationEntity') : null
+  },
+  entities({ guids }: { guids: (string | null)[] }, ctx: GraphContext) {
+    if (guids.length > MAX_ENTITY_GUIDS) {
+      throw graphError(`Too many guids, max ${MAX_ENTITY_GUIDS}`, 'INVALID_INPUT')
+    }
+    const unique = [...new Set(guids.filter((g): g is string => typeof g === 'string'))]
+    return unique.flatMap((guid) => {
+      const app = visibleApp(ctx, guid)
+      return app ? [entityValue(ctx.dataset, app, 'ApmApplicationEntity')] : []
+    })
+  },
+  entitySearch: (args: SearchArgs, ctx: GraphContext) =>
+    entitySearch(ctx.dataset, ctx.principal.accountIds, args),
+}
+
+/** Root value: graphql-js calls function-valued fields with (args, context, info). */
+export const rootValue = {
+  actor: () => actor,
+  requestContext: (_: unknown, ctx: GraphContext) => ({
+    userId: String(ctx.principal.user.id),
+    apiKey: ctx.principal.label,
+  }),
+}

@@ -1,0 +1,127 @@
+/**
+ * @module topology
+ * Hosts and instances of an application. NerdGraph has no v2 host or instance IDs (nerdgraph.md
+ * §1.4, §5.3): v2bridge lists (host, instanceName) pairs from timeslice rows of the last hour
+ * (v2 lists "any that have reported for approximately the last hour", contract §2.6, D-hostids) and
+ * mints IDs from them (src/ids.ts).
+ */
+import type { Context } from 'hono'
+import { PartitionedCache } from './cache'
+import type { Env } from './env'
+import { V2Error } from './errors'
+import { instanceKey, mintIds, resolveId } from './ids'
+import { quote } from './nrql'
+import type { ResolvedApplication } from './resolve'
+import { nrqlDocument, type NrqlData } from './nrql-document'
+import { presenceMetricNames, membershipWindowMs } from '../mappings/topology'
+
+export interface Instance {
+  id: number
+  host: string
+  instanceName: string
+}
+
+export interface Topology {
+  /** host name → minted host ID */
+  hosts: Map<string, number>
+  /** minted instance ID → instance */
+  instances: Map<number, Instance>
+}
+
+export const titlesNotFound = {
+  host: 'No Application Host found with the given ID', // contract §8 item 2 proposal
+  instance: 'No Application Instance found with the given ID', // contract §8 item 2 proposal
+} as const
+
+/** [since, until) in epoch ms, both on a minute boundary so equal requests within a minute match. */
+export function membershipWindow(now: number): [number, number] {
+  const until = Math.floor(now / 60_000) * 60_000
+  return [until - membershipWindowMs, until]
+}
+
+/** NRQL listing each (host, instanceName) that reported timeslices in the window. `scope` is the
+ * entity GUID of one application, or `FACET appId` over the whole account. */
+export function membersNrql(scope: { guid: string } | 'account', window: [number, number]): string {
+  const names = presenceMetricNames.map((n) => quote(n)).join(', ')
+  const where = typeof scope === 'object' ? `entity.guid = ${quote(scope.guid)} AND ` : ''
+  const facet = typeof scope === 'object' ? 'host' : 'appId, host'
+  return (
+    `SELECT uniques(instanceName, 1000) AS 'instances' FROM Metric ` +
+    `WHERE ${where}scope IS NULL AND metricTimesliceName IN (${names}) ` +
+    `FACET ${facet} SINCE ${window[0]} UNTIL ${window[1]} LIMIT MAX`
+  )
+}
+
+/** One facet row of `membersNrql`: `host` (and `appId`) plus `instances`. */
+export interface MemberRow {
+  appId?: number | string
+  host?: string
+  instances?: unknown
+}
+
+/** Pure: member rows of one application → minted hosts and instances. */
+export function topologyFrom(appId: number, rows: readonly MemberRow[]): Topology {
+  const pairs: [string, string][] = []
+  for (const row of rows) {
+    if (typeof row.host !== 'string') continue
+    const names = Array.isArray(row.instances) ? row.instances.map(String) : []
+    for (const name of names.length ? names : [row.host]) pairs.push([row.host, name])
+  }
+  const hosts = mintIds(
+    'host',
+    appId,
+    pairs.map(([h]) => h)
+  )
+  const minted = mintIds(
+    'instance',
+    appId,
+    pairs.map(([h, i]) => instanceKey(h, i))
+  )
+  const instances = new Map<number, Instance>()
+  for (const [host, instanceName] of pairs) {
+    const id = minted.get(instanceKey(host, instanceName))!
+    instances.set(id, { id, host, instanceName })
+  }
+  return { hosts, instances }
+}
+
+/** Topologies are refreshed every few minutes: hosts come and go slowly. */
+const cache = new PartitionedCache<Topology>(5 * 60 * 1000)
+
+export function rememberTopology(keyHash: string, appId: number, topology: Topology): void {
+  cache.set(keyHash, String(appId), topology)
+}
+
+export async function appTopology(c: Context<Env>, app: ResolvedApplication): Promise<Topology> {
+  const hit = cache.get(c.get('keyHash'), String(app.appId))
+  if (hit) return hit
+  const { data } = await c.get('nerdgraph').query<NrqlData>(nrqlDocument, {
+    accountId: app.accountId,
+    nrql: membersNrql({ guid: app.guid }, membershipWindow(Date.now())),
+  })
+  const topology = topologyFrom(app.appId, (data.actor.account?.nrql?.results ?? []) as MemberRow[])
+  rememberTopology(c.get('keyHash'), app.appId, topology)
+  return topology
+}
+
+/** v2 host ID → host name (404 in v2 shape when unknown). */
+export async function resolveHost(
+  c: Context<Env>,
+  app: ResolvedApplication,
+  hostId: number
+): Promise<string> {
+  const host = resolveId((await appTopology(c, app)).hosts, hostId)
+  if (host === undefined) throw new V2Error(404, titlesNotFound.host)
+  return host
+}
+
+/** v2 instance ID → its host and agent instance name (404 in v2 shape when unknown). */
+export async function resolveInstance(
+  c: Context<Env>,
+  app: ResolvedApplication,
+  instanceId: number
+): Promise<{ host: string; instanceName: string }> {
+  const instance = (await appTopology(c, app)).instances.get(instanceId)
+  if (!instance) throw new V2Error(404, titlesNotFound.instance)
+  return { host: instance.host, instanceName: instance.instanceName }
+}

@@ -1,0 +1,9 @@
+/**
+ * @module worker
+ * Cloudflare Workers entry: settings come from `[vars]` bindings (wrangler.toml); request lines go
+ * to the Worker's console as JSON (`wrangler tail`).
+ */
+import { createApp } from './app'
+import { consoleLog } from './request-log'
+
+export default createApp({ log: consoleLog })

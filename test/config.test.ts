@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, parseConfig } from '../src/config'
+
+describe('parseConfig', () => {
+  it('defaults to the US endpoint on 127.0.0.1:8787', () => {
+    expect(parseConfig({})).toEqual({
+      region: 'us',
+      nerdgraphUrl: 'https://api.newrelic.com/graphql',
+      port: 8787,
+      host: '127.0.0.1',
+      accountId: undefined,
+      upstreamTimeoutMs: 30000,
+      allowHttp: false,
+    })
+  })
+
+  it('derives the EU endpoint from REGION and lets NERDGRAPH_URL override it', () => {
+    expect(parseConfig({ REGION: 'eu' }).nerdgraphUrl).toBe('https://api.eu.newrelic.com/graphql')
+    expect(
+      parseConfig({ REGION: 'eu', NERDGRAPH_URL: 'http://127.0.0.1:8788/graphql' }).nerdgraphUrl
+    ).toBe('http://127.0.0.1:8788/graphql')
+  })
+
+  it('coerces numbers and treats empty strings as unset', () => {
+    const c = parseConfig({
+      PORT: '9000',
+      ACCOUNT_ID: '1000001',
+      HOST: '',
+      UPSTREAM_TIMEOUT_MS: '5000',
+    })
+    expect(c).toMatchObject({
+      port: 9000,
+      accountId: 1000001,
+      host: '127.0.0.1',
+      upstreamTimeoutMs: 5000,
+    })
+  })
+
+  it('names every bad setting in one clear message', () => {
+    expect(() => parseConfig({ REGION: 'mars', PORT: 'eighty', NERDGRAPH_URL: 'ftp://x' })).toThrow(
+      ConfigError
+    )
+    try {
+      parseConfig({ REGION: 'mars', PORT: 'eighty' })
+    } catch (e) {
+      expect((e as Error).message).toMatch(/REGION/)
+      expect((e as Error).message).toMatch(/PORT/)
+    }
+  })
+})

@@ -1,0 +1,28 @@
+/** v2bridge wired to an in-process NerdGraph simulator: no sockets, real GraphQL, real NRQL. */
+import { createApp } from '../../src/app'
+import { parseConfig, type ConfigInput } from '../../src/config'
+import { DEMO_KEYS, createSimulator } from '../../src/simulator'
+
+export { DEMO_KEYS }
+
+export const simulatorUrl = 'http://simulator.test/graphql'
+
+export function harness(settings: ConfigInput = {}) {
+  const sim = createSimulator()
+  const log: Record<string, unknown>[] = []
+  const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+    sim.fetch(new Request(input, init))) as typeof globalThis.fetch
+  const app = createApp({
+    config: parseConfig({ NERDGRAPH_URL: simulatorUrl, ALLOW_HTTP: 'true', ...settings }),
+    fetch,
+    log: (line) => log.push(line),
+  })
+  /** GET a v2 path with a key (the all-accounts demo key unless given). */
+  const get = (path: string, init: RequestInit & { key?: string | null } = {}) => {
+    const { key = DEMO_KEYS.all, headers, ...rest } = init
+    const h = new Headers(headers)
+    if (key !== null && !h.has('x-api-key')) h.set('X-Api-Key', key)
+    return app.request(path, { ...rest, headers: h })
+  }
+  return { sim, app, get, log, dataset: sim.dataset }
+}

@@ -1,0 +1,57 @@
+/** Helpers for simulator tests: a fixed clock and a tiny GraphQL client over `Simulator.fetch`. */
+import { createSimulator, DEMO_KEYS, type Simulator } from '../../src/simulator'
+
+/** 2025-04-15T12:34:56.789Z: tests never depend on the wall clock. */
+export const NOW = Date.UTC(2025, 3, 15, 12, 34, 56, 789)
+export const MINUTE = 60_000
+
+export function fixedSimulator(seed?: number): Simulator {
+  return createSimulator({ now: () => NOW, ...(seed === undefined ? {} : { seed }) })
+}
+
+export interface GraphResponse {
+  status: number
+  body: {
+    data?: Record<string, unknown> | null
+    errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[]
+  }
+}
+
+export function post(
+  sim: Simulator,
+  query: string,
+  variables: Record<string, unknown> = {},
+  key: string | null = DEMO_KEYS.all
+): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (key !== null) headers['API-Key'] = key
+  return sim.fetch(
+    new Request('http://simulator.test/graphql', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query, variables }),
+    })
+  )
+}
+
+export async function gql(
+  sim: Simulator,
+  query: string,
+  variables: Record<string, unknown> = {},
+  key: string | null = DEMO_KEYS.all
+): Promise<GraphResponse> {
+  const response = await post(sim, query, variables, key)
+  return { status: response.status, body: (await response.json()) as GraphResponse['body'] }
+}
+
+/** Reads a nested property path from GraphQL data. */
+export function at(value: unknown, ...path: (string | number)[]): unknown {
+  let current = value
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string | number, unknown>)[key]
+  }
+  return current
+}
+
+export { DEMO_KEYS }

@@ -1,0 +1,41 @@
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers'
+import { defineConfig } from 'vitest/config'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Base URL of the simulator started by test/workers/global-setup.ts */
+    simulatorUrl: string
+  }
+}
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/workers/**'],
+          environment: 'node',
+          testTimeout: 30_000,
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest(({ inject }) => ({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: { NERDGRAPH_URL: `${inject('simulatorUrl')}/graphql`, ALLOW_HTTP: 'true' },
+            },
+          })),
+        ],
+        test: {
+          name: 'workers',
+          include: ['test/workers/**/*.test.ts'],
+          globalSetup: ['test/workers/global-setup.ts'],
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+})
