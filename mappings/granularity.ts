@@ -44,7 +44,7 @@ const wholeMinutes = z
 const GranularitySchema = z
   .array(
     z.strictObject({
-      upTo: z.number().positive(),
+      upTo: z.union([z.number().positive(), z.custom<number>((v) => v === Infinity)]),
       fresh: wholeMinutes,
       old: z.union([wholeMinutes, z.literal('tenPoints')]),
     })

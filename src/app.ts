@@ -4,6 +4,7 @@
  * middleware, each resource is a sub-app, and `onError` is the only place errors are rendered.
  */
 import { Hono } from 'hono'
+import { createCaches } from './caches'
 import { parseConfig, type Config } from './config'
 import type { Bindings, Env } from './env'
 import { V2Error, titles } from './errors'
@@ -18,6 +19,8 @@ import { describeFailure, logMethod, logPath, type RequestLog } from './request-
 import type { RetryClock } from './retry'
 import { createUpstreamLimits, type LimitSettings } from './upstream-limits'
 import { applications } from './routes/applications'
+import { metrics } from './routes/metrics'
+import { hosts } from './routes/hosts'
 
 export interface AppOptions {
   /** Fixed configuration (Node entry, tests); otherwise read from Worker bindings. */
@@ -45,6 +48,7 @@ function configFrom(env: Bindings | undefined): Config {
 const plausibleKey = /^[\x21-\x7e]{1,256}$/
 
 export function createApp(options: AppOptions = {}): Hono<Env> {
+  const caches = createCaches()
   const app = new Hono<Env>({
     getPath: (req) => pathWithoutFormat(new URL(req.url).pathname),
   })
@@ -55,6 +59,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.use(async (c, next) => {
     const started = Date.now()
     c.set('stats', { upstreamRequests: 0, upstreamMs: 0 })
+    c.set('caches', caches)
     c.set('config', options.config ?? configFrom(c.env))
     await next()
     const stats = c.get('stats')
@@ -117,6 +122,8 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   })
 
   app.route('/v2', applications)
+  app.route('/v2', metrics)
+  app.route('/v2', hosts)
 
   app.notFound((c) => {
     const format = c.get('format') ?? formatOf(new URL(c.req.url).pathname, undefined) ?? 'json'

@@ -2,6 +2,7 @@
  * @module env
  * Hono environment of v2bridge: Worker bindings (`[vars]`) and per-request variables.
  */
+import type { Caches } from './caches'
 import type { Config } from './config'
 import type { NerdGraph } from './nerdgraph'
 import type { V2Params } from './params'
@@ -33,6 +34,8 @@ export interface Variables {
   params: V2Params
   nerdgraph: NerdGraph
   stats: RequestStats
+  /** This app's caches (src/caches.ts). */
+  caches: Caches
   /** What the request log says about an unexpected error (redacted; src/request-log.ts). */
   failure: string
 }

@@ -6,7 +6,6 @@
  */
 import { gql } from 'graphql-request'
 import type { Context } from 'hono'
-import { PartitionedCache } from './cache'
 import type { Env } from './env'
 import { V2Error, titles } from './errors'
 import { apmApplicationGuid } from './identity'
@@ -17,9 +16,6 @@ export interface ResolvedApplication {
   accountId: number
   guid: string
 }
-
-/** Application IDs are stable, so a resolution is kept for an hour. */
-const resolved = new PartitionedCache<ResolvedApplication>(60 * 60 * 1000)
 
 const findApplicationDocument = gql`
   query FindApplication($query: String!) {
@@ -64,6 +60,7 @@ export async function resolveApplication(
   if (accountId !== undefined)
     return { appId, accountId, guid: apmApplicationGuid(accountId, appId) }
   const keyHash = c.get('keyHash')
+  const resolved = c.get('caches').applications
   const cached = resolved.get(keyHash, String(appId))
   if (cached) return cached
   const { data } = await c.get('nerdgraph').query<FindApplicationData>(findApplicationDocument, {
@@ -76,9 +73,20 @@ export async function resolveApplication(
   return result
 }
 
+/** NerdGraph refuses an account the key cannot see (FORBIDDEN → 403); for a pinned account that
+ * means the application is not the caller's, which v2 answers with 404 (contract §2.2). */
+export async function forbiddenAsNotFound<T>(request: Promise<T>, title: string): Promise<T> {
+  try {
+    return await request
+  } catch (err) {
+    if (err instanceof V2Error && err.status === 403) throw new V2Error(404, title)
+    throw err
+  }
+}
+
 /** Records a resolution learnt elsewhere (e.g. from a list page), saving a later search. */
-export function rememberApplication(keyHash: string, app: ResolvedApplication): void {
-  resolved.set(keyHash, String(app.appId), app)
+export function rememberApplication(c: Context<Env>, app: ResolvedApplication): void {
+  c.get('caches').applications.set(c.get('keyHash'), String(app.appId), app)
 }
 
 export const resolveDocuments = { findApplicationDocument }

@@ -6,7 +6,6 @@
  * mints IDs from them (src/ids.ts).
  */
 import type { Context } from 'hono'
-import { PartitionedCache } from './cache'
 import type { Env } from './env'
 import { V2Error } from './errors'
 import { instanceKey, mintIds, resolveId } from './ids'
@@ -26,6 +25,8 @@ export interface Topology {
   hosts: Map<string, number>
   /** minted instance ID → instance */
   instances: Map<number, Instance>
+  /** Epoch ms at the start of the last minute any instance reported, if it did in the window. */
+  lastReported: number | undefined
 }
 
 export const titlesNotFound = {
@@ -46,7 +47,8 @@ export function membersNrql(scope: { guid: string } | 'account', window: [number
   const where = typeof scope === 'object' ? `entity.guid = ${quote(scope.guid)} AND ` : ''
   const facet = typeof scope === 'object' ? 'host' : 'appId, host'
   return (
-    `SELECT uniques(instanceName, 1000) AS 'instances' FROM Metric ` +
+    `SELECT uniques(instanceName, 1000) AS 'instances', max(timestamp) AS 'lastReported' ` +
+    `FROM Metric ` +
     `WHERE ${where}scope IS NULL AND metricTimesliceName IN (${names}) ` +
     `FACET ${facet} SINCE ${window[0]} UNTIL ${window[1]} LIMIT MAX`
   )
@@ -57,12 +59,17 @@ export interface MemberRow {
   appId?: number | string
   host?: string
   instances?: unknown
+  lastReported?: unknown
 }
 
 /** Pure: member rows of one application → minted hosts and instances. */
 export function topologyFrom(appId: number, rows: readonly MemberRow[]): Topology {
   const pairs: [string, string][] = []
+  let lastReported: number | undefined
   for (const row of rows) {
+    if (typeof row.lastReported === 'number' && !(row.lastReported <= (lastReported ?? -1))) {
+      lastReported = row.lastReported
+    }
     if (typeof row.host !== 'string') continue
     const names = Array.isArray(row.instances) ? row.instances.map(String) : []
     for (const name of names.length ? names : [row.host]) pairs.push([row.host, name])
@@ -82,25 +89,22 @@ export function topologyFrom(appId: number, rows: readonly MemberRow[]): Topolog
     const id = minted.get(instanceKey(host, instanceName))!
     instances.set(id, { id, host, instanceName })
   }
-  return { hosts, instances }
+  return { hosts, instances, lastReported }
 }
 
-/** Topologies are refreshed every few minutes: hosts come and go slowly. */
-const cache = new PartitionedCache<Topology>(5 * 60 * 1000)
-
-export function rememberTopology(keyHash: string, appId: number, topology: Topology): void {
-  cache.set(keyHash, String(appId), topology)
+export function rememberTopology(c: Context<Env>, appId: number, topology: Topology): void {
+  c.get('caches').topologies.set(c.get('keyHash'), String(appId), topology)
 }
 
 export async function appTopology(c: Context<Env>, app: ResolvedApplication): Promise<Topology> {
-  const hit = cache.get(c.get('keyHash'), String(app.appId))
+  const hit = c.get('caches').topologies.get(c.get('keyHash'), String(app.appId))
   if (hit) return hit
   const { data } = await c.get('nerdgraph').query<NrqlData>(nrqlDocument, {
     accountId: app.accountId,
     nrql: membersNrql({ guid: app.guid }, membershipWindow(Date.now())),
   })
   const topology = topologyFrom(app.appId, (data.actor.account?.nrql?.results ?? []) as MemberRow[])
-  rememberTopology(c.get('keyHash'), app.appId, topology)
+  rememberTopology(c, app.appId, topology)
   return topology
 }
 

@@ -88,6 +88,7 @@ export function createUpstreamLimits(settings: Partial<LimitSettings> = {}): Ups
       }
       signal.addEventListener('abort', done, { once: true })
       try {
+        signal.throwIfAborted() // aborted while the grant was on its way
         return await fn()
       } finally {
         done()

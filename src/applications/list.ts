@@ -6,7 +6,6 @@
  */
 import { gql } from 'graphql-request'
 import type { Context } from 'hono'
-import { PartitionedCache } from '../cache'
 import type { Env } from '../env'
 import { linkHeader } from '../link-header'
 import { pinnedAccount, rememberApplication } from '../resolve'
@@ -25,10 +24,6 @@ import { applicationFilters, applicationSearchQuery, pageNumber } from './plan'
 import { toV2Application } from './reshape'
 
 export const pageSize = 200
-
-const accountsCache = new PartitionedCache<number[]>(10 * 60 * 1000)
-/** cursors[n] opens page n (page 1 needs none); null: there is no page n. */
-const cursorsCache = new PartitionedCache<(string | null | undefined)[]>(10 * 60 * 1000)
 
 const nextCursorDocument = gql`
   query ApplicationCursor($query: String!, $cursor: String) {
@@ -51,6 +46,7 @@ export const listDocuments = { nextCursorDocument, accountsDocument }
 async function visibleAccounts(c: Context<Env>): Promise<number[]> {
   const pinned = pinnedAccount(c)
   if (pinned !== undefined) return [pinned]
+  const accountsCache = c.get('caches').accounts
   const hit = accountsCache.get(c.get('keyHash'), 'accounts')
   if (hit) return hit
   const { data } = await c.get('nerdgraph').query<AccountsData>(accountsDocument)
@@ -61,14 +57,14 @@ async function visibleAccounts(c: Context<Env>): Promise<number[]> {
 
 /** Insights for every account, fetching the missing ones in one request (used by `filter[host]`). */
 async function allInsights(c: Context<Env>, accounts: number[]) {
-  const missing = accounts.filter((a) => !cachedInsights(c.get('keyHash'), a))
+  const missing = accounts.filter((a) => !cachedInsights(c, a))
   if (missing.length) {
     const { data } = await c
       .get('nerdgraph')
       .query<InsightsData>(insightsDocument(missing.length), insightVars(missing))
     storeInsights(c, missing, data)
   }
-  return accounts.map((a) => cachedInsights(c.get('keyHash'), a)!)
+  return accounts.map((a) => cachedInsights(c, a)!)
 }
 
 function insightVars(accounts: number[]): Record<string, unknown> {
@@ -85,12 +81,7 @@ function insightVars(accounts: number[]): Record<string, unknown> {
 function storeInsights(c: Context<Env>, accounts: number[], data: { actor: AccountAliases }) {
   accounts.forEach((accountId, i) => {
     const alias = data.actor[`a${i}`]
-    rememberInsights(
-      c.get('keyHash'),
-      accountId,
-      alias?.members?.results ?? [],
-      alias?.browser?.results ?? []
-    )
+    rememberInsights(c, accountId, alias?.members?.results ?? [], alias?.browser?.results ?? [])
   })
 }
 
@@ -98,6 +89,7 @@ function storeInsights(c: Context<Env>, accounts: number[], data: { actor: Accou
 async function cursorFor(c: Context<Env>, query: string, page: number) {
   if (page === 1) return undefined
   const keyHash = c.get('keyHash')
+  const cursorsCache = c.get('caches').cursors
   const cursors = cursorsCache.get(keyHash, query) ?? []
   let known = page
   while (known > 1 && cursors[known] === undefined) known -= 1
@@ -133,7 +125,7 @@ export async function listApplications(c: Context<Env>) {
   const cursor = await cursorFor(c, query, page)
   if (cursor === null) return { body: body([], p.bool('exclude_links')), link: undefined }
 
-  const missing = accounts.filter((a) => !cachedInsights(c.get('keyHash'), a))
+  const missing = accounts.filter((a) => !cachedInsights(c, a))
   const { data } = await c
     .get('nerdgraph')
     .query<ListApplicationsData>(listApplicationsDocument(missing.length), {
@@ -144,17 +136,18 @@ export async function listApplications(c: Context<Env>) {
   storeInsights(c, missing, data)
   const search = data.actor.entitySearch
   const entities = search?.results.entities ?? []
+  const cursorsCache = c.get('caches').cursors
   const cursors = cursorsCache.get(c.get('keyHash'), query) ?? []
   cursors[page + 1] = search?.results.nextCursor ?? null
   cursorsCache.set(c.get('keyHash'), query, cursors)
 
   const records = entities.map((e) => {
-    rememberApplication(c.get('keyHash'), {
+    rememberApplication(c, {
       appId: e.applicationId,
       accountId: e.accountId,
       guid: e.guid,
     })
-    const insights = cachedInsights(c.get('keyHash'), e.accountId)
+    const insights = cachedInsights(c, e.accountId)
     return toV2Application(
       e,
       insights?.topologies.get(e.applicationId),

@@ -5,7 +5,8 @@
  * key for a minute; a page that misses the cache carries the missing queries in its own document,
  * so it still costs one NerdGraph request.
  */
-import { PartitionedCache } from '../cache'
+import type { Context } from 'hono'
+import type { Env } from '../env'
 import {
   membersNrql,
   membershipWindow,
@@ -20,10 +21,8 @@ export interface AccountInsights {
   browser: Map<number, BrowserSummary>
 }
 
-const cache = new PartitionedCache<AccountInsights>(60 * 1000)
-
-export function cachedInsights(keyHash: string, accountId: number) {
-  return cache.get(keyHash, String(accountId))
+export function cachedInsights(c: Context<Env>, accountId: number) {
+  return c.get('caches').insights.get(c.get('keyHash'), String(accountId))
 }
 
 export function insightsNrql(now: number): { members: string; browser: string } {
@@ -47,12 +46,12 @@ export function topologiesFrom(rows: readonly MemberRow[]): Map<number, Topology
 }
 
 export function rememberInsights(
-  keyHash: string,
+  c: Context<Env>,
   accountId: number,
   members: readonly MemberRow[],
   browser: readonly Record<string, unknown>[]
 ): AccountInsights {
   const insights = { topologies: topologiesFrom(members), browser: browserSummariesFrom(browser) }
-  cache.set(keyHash, String(accountId), insights)
+  c.get('caches').insights.set(c.get('keyHash'), String(accountId), insights)
   return insights
 }

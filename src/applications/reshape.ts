@@ -9,6 +9,7 @@ import {
   type HealthStatus,
 } from '../../mappings/health-status'
 import { round3 } from '../numbers'
+import { formatTime } from '../time-range'
 import type { Topology } from '../topology'
 import type { BrowserSummary } from './browser'
 import type { ApmApplication } from './documents'
@@ -22,7 +23,7 @@ export function healthStatus(e: ApmApplication): HealthStatus {
   return healthStatusBySeverity[e.alertSeverity as AlertSeverity] ?? 'unknown'
 }
 
-const emptyTopology: Topology = { hosts: new Map(), instances: new Map() }
+const emptyTopology: Topology = { hosts: new Map(), instances: new Map(), lastReported: undefined }
 
 /** The v2 record, keys in the order of contract §2.1. */
 export function toV2Application(
@@ -38,6 +39,11 @@ export function toV2Application(
     language: e.language ?? 'unknown',
     health_status: healthStatus(e),
     reporting,
+  }
+  // Omitted when not reporting (contract §2.1, D-health). A timeslice row covers one minute and
+  // the agent sends it at the minute's end.
+  if (reporting && topology.lastReported !== undefined) {
+    record['last_reported_at'] = formatTime(topology.lastReported + 60_000)
   }
   const s = e.apmSummary
   if (reporting && s) {

@@ -5,7 +5,7 @@
 import type { Context } from 'hono'
 import type { Env } from '../env'
 import { V2Error, titles } from '../errors'
-import { pathId, resolveApplication } from '../resolve'
+import { forbiddenAsNotFound, pathId, resolveApplication } from '../resolve'
 import {
   membersNrql,
   membershipWindow,
@@ -21,19 +21,22 @@ import { toV2Application } from './reshape'
 export async function showApplication(c: Context<Env>) {
   const app = await resolveApplication(c, pathId(c.req.param('id'), titles.noApplication))
   const now = Date.now()
-  const { data } = await c.get('nerdgraph').query<ShowApplicationData>(showApplicationDocument, {
-    guid: app.guid,
-    accountId: app.accountId,
-    members: membersNrql({ guid: app.guid }, membershipWindow(now)),
-    browser: browserNrql({ guid: app.guid }, summaryWindow(now)),
-  })
+  const { data } = await forbiddenAsNotFound(
+    c.get('nerdgraph').query<ShowApplicationData>(showApplicationDocument, {
+      guid: app.guid,
+      accountId: app.accountId,
+      members: membersNrql({ guid: app.guid }, membershipWindow(now)),
+      browser: browserNrql({ guid: app.guid }, summaryWindow(now)),
+    }),
+    titles.noApplication
+  )
   const entity = data.actor.entity
   if (!entity || entity.applicationId !== app.appId) throw new V2Error(404, titles.noApplication)
   const topology = topologyFrom(
     app.appId,
     (data.actor.account?.members?.results ?? []) as MemberRow[]
   )
-  rememberTopology(c.get('keyHash'), app.appId, topology)
+  rememberTopology(c, app.appId, topology)
   const browser = browserSummaryFrom(data.actor.account?.browser?.results[0])
   return {
     application: toV2Application(entity, topology, browser),

@@ -262,3 +262,18 @@ describe('runNrql: errors', () => {
     expect(() => runNrql('SELECT nonsense', context())).toThrow(NrqlError)
   })
 })
+
+describe('runNrql: min/max(timestamp)', () => {
+  it('returns the first and last minute the matching rows reported', () => {
+    // HttpDispatcher rows in the window: R1 at T0, R2 at T0 + 1 min, R4 at T0 + 5 min
+    expect(one(`min(timestamp) AS 'first', max(timestamp) AS 'last'`, HTTP)).toEqual({
+      first: T0,
+      last: T0 + 5 * MIN,
+    })
+    expect(one(`max(timestamp)`, "WHERE host = 'nowhere'")).toEqual({ 'max.timestamp': null })
+  })
+
+  it('rejects timestamp in other aggregates', () => {
+    expect(() => one('sum(timestamp)')).toThrow(NrqlError)
+  })
+})

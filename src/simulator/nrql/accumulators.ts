@@ -42,6 +42,16 @@ export function compileLeaf(
     return (c, b) => c.nums[b + o]
   }
   if (arg.type === 'timeslice') return compileTimeslice(fn, pred, layout)
+  if (arg.type === 'timestamp') {
+    const isMin = fn === 'min'
+    const o = layout.alloc([isMin ? 'min' : 'max', 'sum'])
+    layout.add((c, b, _sb, row) => {
+      const n = c.nums
+      if (isMin ? row.timestamp < n[b + o]! : row.timestamp > n[b + o]!) n[b + o] = row.timestamp
+      n[b + o + 1]! += 1
+    }, pred)
+    return (c, b) => nullIfEmpty(c.nums[b + o + 1]!, c.nums[b + o]!)
+  }
   return compileRowAggregate(fn, compileRow(arg), pred, layout)
 }
 

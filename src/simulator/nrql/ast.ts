@@ -52,7 +52,9 @@ export type RowExpr =
 
 /** Argument of count/sum/average/min/max/stddev/apdex: `*` (count only), the timeslice
  * attribute itself, or a per-row expression over its components. */
-export type AggregateArg = { type: 'star' } | { type: 'timeslice' } | RowExpr
+/** `timestamp`: the row's epoch ms, for `min(timestamp)` / `max(timestamp)` (last report time). */
+export type AggregateArg =
+  { type: 'star' } | { type: 'timeslice' } | { type: 'timestamp' } | RowExpr
 
 export type SimpleFunction = 'count' | 'sum' | 'average' | 'min' | 'max' | 'stddev' | 'apdex'
 

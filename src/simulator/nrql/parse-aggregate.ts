@@ -39,6 +39,9 @@ function parseAggregate(cursor: Cursor): Aggregate {
     if (arg.type === 'star' && fn !== 'count') {
       throw new NrqlError(`${fn}(*) is not supported`, 'INVALID_INPUT')
     }
+    if (arg.type === 'timestamp' && fn !== 'min' && fn !== 'max') {
+      throw new NrqlError(`${fn}(timestamp) is not supported`, 'INVALID_INPUT')
+    }
     if (fn === 'apdex' && arg.type !== 'timeslice') {
       throw new NrqlError(`apdex() needs ${TIMESLICE}`, 'INVALID_INPUT')
     }
@@ -107,6 +110,10 @@ function parseAggregateArg(cursor: Cursor): AggregateArg {
   if (atAttribute(cursor) && cursor.peek().value === TIMESLICE && cursor.isPunct(')', 1)) {
     cursor.next()
     return { type: 'timeslice' }
+  }
+  if (atAttribute(cursor) && cursor.peek().value === 'timestamp' && cursor.isPunct(')', 1)) {
+    cursor.next()
+    return { type: 'timestamp' }
   }
   const expr = parseArith<RowExpr>(cursor, () => parseComponent(cursor))
   if (!hasComponent(expr))

@@ -38,6 +38,7 @@ function defaultKey(expr: SelectExpr, text: string): string {
   if (expr.type !== 'aggregate') return text
   if (expr.arg.type === 'star') return expr.fn
   if (expr.arg.type === 'timeslice') return `${expr.fn}.${TIMESLICE}`
+  if (expr.arg.type === 'timestamp') return `${expr.fn}.timestamp`
   return text
 }
 

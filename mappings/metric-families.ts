@@ -1,0 +1,176 @@
+/**
+ * @module mappings/metric-families
+ * Metric name → family → its value list (contract §3.3): the values a data call returns when
+ * `values[]` is omitted, in v2's order, and the list metric names show. The first matching row wins;
+ * the last row matches every name. Validated at load.
+ */
+import * as z from 'zod'
+import {
+  apdexCount,
+  cpuTimePercent,
+  ValueDefinitionSchema,
+  valueTypes,
+  type ValueDefinition,
+  type ValueType,
+} from './value-types'
+
+export interface MetricFamily {
+  readonly family: string
+  /** Names equal to one of these, or starting with one of `prefixes`, belong to the family. */
+  readonly names: readonly string[]
+  readonly prefixes: readonly string[]
+  /** Every value, in v2's order (returned when `values[]` is omitted). */
+  readonly values: readonly ValueType[]
+  /** Also answered when asked for by name, after `values` (never listed). */
+  readonly alsoAccepts?: readonly ValueType[]
+  /** Family-specific definitions of a value. */
+  readonly overrides?: Partial<Record<ValueType, ValueDefinition>>
+}
+
+/** Transaction/segment values: D-extract 2016 order (11 values, `average_call_time` last). */
+const timesliceValues = [
+  'average_response_time',
+  'calls_per_minute',
+  'call_count',
+  'min_response_time',
+  'max_response_time',
+  'average_exclusive_time',
+  'average_value',
+  'total_call_time_per_minute',
+  'requests_per_minute',
+  'standard_deviation',
+  'average_call_time',
+] as const satisfies readonly ValueType[]
+
+export const metricFamilies = [
+  {
+    family: 'apdex', // contract §3.3, §2.11 (D-names, D-apdex)
+    names: ['Apdex', 'EndUser/Apdex'],
+    prefixes: ['Apdex/', 'EndUser/Apdex/'],
+    values: ['s', 't', 'f', 'count', 'score', 'value', 'threshold', 'threshold_min'],
+    overrides: { count: apdexCount },
+  },
+  {
+    family: 'errors', // contract §3.3 (D-errrate, HAR, PYPROV, D-nrql)
+    names: ['Errors/all'],
+    prefixes: ['Errors/'],
+    values: ['error_count', 'errors_per_minute'],
+  },
+  {
+    family: 'cpuUserTime', // contract §3.3 (AMB fixture, D-hostex)
+    names: ['CPU/User Time'],
+    prefixes: [],
+    values: ['percent', 'average_time', 'total_time'],
+    overrides: { percent: cpuTimePercent },
+  },
+  {
+    family: 'cpuUtilization', // contract §3.3 (PYPROV): a fraction, D-nrql `average × 100`
+    names: ['CPU/User/Utilization'],
+    prefixes: [],
+    values: ['percent'],
+  },
+  {
+    family: 'gc', // contract §3.3 (GO fixture)
+    names: [],
+    prefixes: ['GC/'],
+    values: [
+      'as_percentage',
+      'average_time',
+      'calls_per_minute',
+      'max_value',
+      'total_call_time_per_minute',
+      'utilization',
+    ],
+  },
+  {
+    // contract §3.3 (GO fixture, PYPROV, D-hostex). No `percent`: timeslices carry no total physical
+    // memory to divide by, and D-hostex's own command asks used_mb_by_host; a requested `percent` is
+    // inapplicable and left out (contract §2.5).
+    family: 'memory',
+    names: ['Memory/Physical'],
+    prefixes: ['Memory/'],
+    values: ['used_bytes_by_host', 'used_mb_by_host', 'total_used_mb'],
+  },
+  {
+    // contract §3.3 (D-browser, D-nrql) without `error_percentage`, which reads two other metrics
+    // (EndUser/errors, Browser); `requests_per_minute` from D-browser's page throughput example.
+    family: 'endUser',
+    names: ['EndUser', 'EndUser/RB'],
+    prefixes: ['EndUser/'],
+    values: [
+      'average_response_time',
+      'call_count',
+      'average_network_time',
+      'average_fe_response_time',
+      'average_be_response_time',
+      'total_network_time',
+      'network_time_percentage',
+      'total_fe_time',
+      'fe_time_percentage',
+      'average_dom_content_load_time',
+      'average_queue_time',
+      'total_queue_time',
+      'total_dom_content_time',
+      'total_app_time',
+      'average_app_time',
+      'requests_per_minute',
+    ],
+  },
+  {
+    family: 'mobile', // contract §3.3 (D-mobile, D-nrql)
+    names: [],
+    prefixes: ['Mobile/', 'Session/'],
+    values: ['call_count', 'launch_count', 'average_sent_bytes', 'average_received_bytes'],
+  },
+  {
+    // Transaction and segment timeslices and everything else (contract §3.3: HttpDispatcher,
+    // WebTransaction*, OtherTransaction*, Datastore/*, External/*, WebFrontend/QueueTime, …).
+    // The "other generic" values of contract §3.3 (D-nrql) are answered when asked for.
+    family: 'timeslice',
+    names: [],
+    prefixes: [''],
+    values: timesliceValues,
+    alsoAccepts: [
+      'average_time',
+      'count',
+      'total_value',
+      'min_value',
+      'max_value',
+      'rate',
+      'throughput',
+      'as_percentage',
+      'total_time',
+      'sessions_active',
+      'total_visits',
+      'percent',
+      'time_percentage',
+      'utilization',
+      'visits_percentage',
+    ],
+  },
+] as const satisfies readonly MetricFamily[]
+
+export type FamilyName = (typeof metricFamilies)[number]['family']
+
+const valueName = z.string().refine((n) => Object.hasOwn(valueTypes, n), 'a known value type')
+
+const FamiliesSchema = z
+  .array(
+    z.strictObject({
+      family: z.string().min(1),
+      names: z.array(z.string().min(1)),
+      prefixes: z.array(z.string()),
+      values: z.array(valueName).min(1),
+      alsoAccepts: z.array(valueName).optional(),
+      overrides: z.record(valueName, ValueDefinitionSchema).optional(),
+    })
+  )
+  .refine((rows) => new Set(rows.map((r) => r.family)).size === rows.length, 'unique families')
+  .refine((rows) => rows.at(-1)?.prefixes.includes(''), 'the last family matches every name')
+  .refine(
+    (rows) => rows.every((r) => new Set([...r.values, ...(r.alsoAccepts ?? [])]).size ===
+      r.values.length + (r.alsoAccepts?.length ?? 0)),
+    'no value is listed twice in a family'
+  )
+
+FamiliesSchema.parse(metricFamilies)

@@ -1,0 +1,187 @@
+/**
+ * @module mappings/value-types
+ * v2 metric value type → how to get it from `FROM Metric` timeslice data: an NRQL expression whose
+ * result is the value, or NRQL inputs plus a formula v2bridge applies. The base rows are the documented
+ * migration table (nerdgraph.md §3.2–3.3, D-nrql "migrate-to-nrql.mdx"); every departure says why.
+ * Units are v2's (contract §2.5): ms where v2 has ms, seconds for `average_value`, `%` for percentages.
+ * Families pick their value list and may override a row (mappings/metric-families.ts).
+ */
+import * as z from 'zod'
+
+/** `newrelic.timeslice.value`: durations in seconds; `count, total, totalExclusive, min, max,
+ * sumOfSquares` per row (nerdgraph.md §3.2). */
+const v = 'newrelic.timeslice.value'
+const part = (component: string) => `${v}['${component}']`
+
+/** Aggregates that formulas read; sums over rows, as NRDB keeps timeslices (nerdgraph.md §3.2). */
+export const nrqlInputs = {
+  count: `count(${v})`, // Σ count: calls (Apdex: satisfied)
+  total: `sum(${v})`, // Σ total (Apdex: tolerating)
+  totalExclusive: `sum(${part('totalExclusive')})`, // Σ totalExclusive (Apdex: frustrated)
+  sumOfSquares: `sum(${part('sumOfSquares')})`, // Σ of squared call durations (s²)
+} as const
+
+export type InputName = keyof typeof nrqlInputs
+export type Inputs = Record<InputName, number>
+
+/** Values v2bridge computes from inputs (missing inputs are 0). `null` = no data in the slice. */
+export const formulas = {
+  /** Apdex `count` = s + t + f (nerdgraph.md §3.3, standard Apdex). */
+  apdexCount: (i: Inputs) => i.count + i.total + i.totalExclusive,
+  /** Apdex `score` = (s + t/2) / (s + t + f) (nerdgraph.md §3.3, standard Apdex). */
+  apdexScore: (i: Inputs) => {
+    const n = i.count + i.total + i.totalExclusive
+    return n > 0 ? (i.count + i.total / 2) / n : null
+  },
+  /** Population standard deviation of call durations in ms: sqrt(Σx²/n − (Σx/n)²) × 1000. The agents
+   * keep Σx² of each call's duration in `sumOfSquares`, so this is the v2 meaning ("standard deviation
+   * of the response time") computed over exactly the calls in the slice; NRQL `stddev()` is
+   * undocumented for timeslices (nerdgraph.md §3.2, §5 item 9) and has no `sqrt` in our subset. */
+  standardDeviationMs: (i: Inputs) => {
+    if (i.count <= 0) return null
+    const mean = i.total / i.count
+    return Math.sqrt(Math.max(0, i.sumOfSquares / i.count - mean * mean)) * 1000
+  },
+} as const
+
+export type FormulaName = keyof typeof formulas
+
+export type ValueDefinition =
+  | { readonly nrql: string; readonly count?: true; readonly inNames?: false }
+  | {
+      readonly inputs: readonly InputName[]
+      readonly formula: FormulaName
+      readonly count?: true
+      readonly inNames?: false
+    }
+
+const ms = (expr: string) => `${expr} * 1000`
+const perMinute = (agg: string) => `rate(${agg}, 1 minute)`
+/** 100 × Σ / seconds of the slice: `rate(…, 1 second)` divides by the slice length in seconds. */
+const percentOfTime = (agg: string) => `rate(${agg}, 1 second) * 100`
+
+/** `count: true` marks counts: exact, never rounded (contract §1.10). `inNames: false`: returned by
+ * data calls but not listed by metric names (contract §3.3: `average_call_time`). */
+export const valueTypes = {
+  // Transaction and segment timeslices (nerdgraph.md §3.2, D-nrql "Value (RPM)" table).
+  average_response_time: { nrql: ms(`average(${v})`) }, // D-nrql
+  calls_per_minute: { nrql: perMinute(`count(${v})`) }, // D-nrql
+  call_count: { nrql: `count(${v})`, count: true }, // D-nrql
+  min_response_time: { nrql: ms(`min(${v})`) }, // D-nrql
+  max_response_time: { nrql: ms(`max(${v})`) }, // D-nrql
+  // D-nrql writes average(totalExclusive / count) per row; v2's average is over calls, so Σ/Σ.
+  average_exclusive_time: { nrql: ms(`${nrqlInputs.totalExclusive} / count(${v})`) },
+  average_value: { nrql: `average(${v})` }, // D-nrql, seconds (contract §2.5)
+  total_call_time_per_minute: { nrql: perMinute(`sum(${v})`) }, // D-nrql, s/min
+  requests_per_minute: { nrql: perMinute(`count(${v})`) }, // D-nrql
+  standard_deviation: { inputs: ['count', 'total', 'sumOfSquares'], formula: 'standardDeviationMs' },
+  average_call_time: { nrql: ms(`average(${v})`), inNames: false }, // D-nrql; data only (contract §3.3)
+
+  // Other generic values (nerdgraph.md §3.2).
+  average_time: { nrql: ms(`average(${v})`) }, // D-nrql
+  count: { nrql: `count(${v})`, count: true }, // D-nrql
+  total_value: { nrql: `sum(${v})` }, // D-nrql
+  min_value: { nrql: `min(${v})` }, // D-nrql
+  max_value: { nrql: `max(${v})` }, // D-nrql
+  rate: { nrql: `rate(sum(${v}), 1 second)` }, // D-nrql
+  throughput: { nrql: `rate(count(${v}), 1 second)` }, // D-nrql
+  as_percentage: { nrql: `average(${v}) * 100` }, // D-nrql
+  total_time: { nrql: ms(`sum(${v})`) }, // D-nrql
+  sessions_active: { nrql: `average(${v})` }, // D-nrql
+  total_visits: { nrql: `sum(${v})` }, // D-nrql
+  percent: { nrql: `average(${v}) * 100` }, // D-nrql (CPU/User Time overrides it)
+  time_percentage: { nrql: percentOfTime(`sum(${v})`) }, // D-nrql 100 × sum / window seconds
+  utilization: { nrql: percentOfTime(`sum(${v})`) }, // D-nrql 100 × sum / window seconds
+  visits_percentage: { nrql: percentOfTime(`sum(${v})`) }, // D-nrql 100 × sum / window seconds
+
+  // Errors (contract §3.3; D-nrql).
+  error_count: { nrql: `count(${v})`, count: true },
+  errors_per_minute: { nrql: perMinute(`count(${v})`) },
+
+  // Memory: one row per agent instance and minute, `total` = MB (D-hostex, D-nrql).
+  used_mb_by_host: { nrql: `average(${v})` }, // D-nrql: mean of the per-instance samples
+  used_bytes_by_host: { nrql: `average(${v}) * 1024 * 1024` }, // D-nrql
+  // D-nrql writes sum(); over a slice that adds every minute's sample of every instance. v2's total
+  // is the app's memory at a time (D-hostex "average memory usage for your application"), so the
+  // per-minute sum over instances, averaged over the slice's minutes: Σ / minutes.
+  total_used_mb: { nrql: perMinute(`sum(${v})`) },
+
+  // Apdex, Apdex/*, EndUser/Apdex: s, t, f packed in count, total, totalExclusive; the threshold in
+  // min/max (nerdgraph.md §3.3). score/count/value are computed here from s, t, f.
+  s: { nrql: nrqlInputs.count, count: true }, // D-nrql
+  t: { nrql: nrqlInputs.total, count: true }, // D-nrql
+  f: { nrql: nrqlInputs.totalExclusive, count: true }, // D-nrql
+  score: { inputs: ['count', 'total', 'totalExclusive'], formula: 'apdexScore' },
+  // D-nrql maps `value` to apdex() like `score` and nothing tells them apart (nerdgraph.md §5 item 1).
+  value: { inputs: ['count', 'total', 'totalExclusive'], formula: 'apdexScore' },
+  threshold: { nrql: `max(${v})` }, // D-nrql, seconds
+  threshold_min: { nrql: `min(${v})` }, // D-nrql, seconds
+
+  // EndUser and EndUser/RB: total = page load, totalExclusive = front end, sumOfSquares = app
+  // (server) time (nerdgraph.md §3.3, D-nrql EndUser table).
+  average_network_time: {
+    // D-nrql has no × 1000, but D-browser: "This time is returned in milliseconds".
+    nrql: ms(`(sum(${v}) - ${nrqlInputs.totalExclusive} - ${nrqlInputs.sumOfSquares}) / count(${v})`),
+  },
+  average_fe_response_time: { nrql: ms(`${nrqlInputs.totalExclusive} / count(${v})`) }, // D-nrql
+  average_be_response_time: {
+    nrql: ms(`(sum(${v}) - ${nrqlInputs.totalExclusive}) / count(${v})`), // D-nrql
+  },
+  total_network_time: {
+    nrql: `sum(${v}) - ${nrqlInputs.totalExclusive} - ${nrqlInputs.sumOfSquares}`, // D-nrql, s
+  },
+  network_time_percentage: {
+    // D-nrql omits the × 100 that its fe_time_percentage has; v2 percentages are % (contract §2.5).
+    nrql: percentOfTime(`sum(${part('total')} - ${part('totalExclusive')} - ${part('sumOfSquares')})`),
+  },
+  total_fe_time: { nrql: nrqlInputs.totalExclusive }, // D-nrql, s
+  fe_time_percentage: { nrql: percentOfTime(nrqlInputs.totalExclusive) }, // D-nrql
+  average_dom_content_load_time: { nrql: ms(`average(${v})`) }, // D-nrql; D-browser: ms
+  // D-nrql averages totalExclusive per row; v2 averages per page view (D-browser), so Σ/Σ.
+  average_queue_time: { nrql: ms(`${nrqlInputs.totalExclusive} / count(${v})`) },
+  total_queue_time: { nrql: ms(nrqlInputs.totalExclusive) }, // D-nrql
+  total_dom_content_time: { nrql: ms(`sum(${v})`) }, // D-nrql
+  total_app_time: { nrql: nrqlInputs.sumOfSquares }, // D-nrql; D-browser: seconds
+  average_app_time: { nrql: `${nrqlInputs.sumOfSquares} / count(${v})` }, // D-nrql, s
+
+  // Mobile (nerdgraph.md §3.3).
+  launch_count: { nrql: `count(${v})`, count: true }, // D-nrql
+  average_received_bytes: { nrql: `1000 * sum(${v}) / count(${v})` }, // D-nrql
+  // D-nrql writes sum(totalExclusive) * 1000 (sic) for an average; v2bridge divides by the count
+  // like its twin average_received_bytes.
+  average_sent_bytes: { nrql: `1000 * ${nrqlInputs.totalExclusive} / count(${v})` },
+} as const satisfies Record<string, ValueDefinition>
+
+export type ValueType = keyof typeof valueTypes
+
+/** CPU/User Time `percent` = 100 × CPU seconds / seconds of the slice (nerdgraph.md §3.2 note,
+ * D-hostex). Across several instances the percentages add up, as `top` shows them. */
+export const cpuTimePercent = { nrql: percentOfTime(`sum(${v})`) } as const satisfies ValueDefinition
+
+/** Apdex `count` = s + t + f (nerdgraph.md §3.3), not the generic `count(v)` (which is only s). */
+export const apdexCount = {
+  inputs: ['count', 'total', 'totalExclusive'],
+  formula: 'apdexCount',
+  count: true,
+} as const satisfies ValueDefinition
+
+const ValueDefinitionSchema = z.union([
+  z.strictObject({
+    nrql: z.string().min(1),
+    count: z.literal(true).optional(),
+    inNames: z.literal(false).optional(),
+  }),
+  z.strictObject({
+    inputs: z.array(z.enum(Object.keys(nrqlInputs) as [InputName, ...InputName[]])).min(1),
+    formula: z.enum(Object.keys(formulas) as [FormulaName, ...FormulaName[]]),
+    count: z.literal(true).optional(),
+    inNames: z.literal(false).optional(),
+  }),
+])
+
+export const ValueTypesSchema = z.record(z.string().regex(/^[a-z_]+$/), ValueDefinitionSchema)
+
+ValueTypesSchema.parse(valueTypes)
+ValueDefinitionSchema.parse(cpuTimePercent)
+ValueDefinitionSchema.parse(apdexCount)
+export { ValueDefinitionSchema }

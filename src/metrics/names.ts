@@ -1,0 +1,59 @@
+/**
+ * @module metrics/names
+ * Metric names of an application, host or instance (contract §2.4): one NRQL `uniques()` per
+ * (key, scope, filter), cached because names are long-lived, then paged 1000 at a time.
+ */
+import type { Context } from 'hono'
+import { PartitionedCache } from '../cache'
+import type { Env } from '../env'
+import type { PageLinks } from '../link-header'
+import type { MetricNamesData } from './documents'
+import { familyOf, listedValues } from './families'
+import { planMetricNames, type MetricScope } from './plan'
+import { encodeCursor, type MetricNamesRequest } from './request'
+
+/** 1000 names per page [CONFIRMED contract §1.6, D-pag-old]. */
+export const namesPageSize = 1000
+
+/** New names appear with deployments; a quarter of an hour of staleness is harmless. */
+const cache = new PartitionedCache<string[]>(15 * 60 * 1000)
+
+/** The scope's metric names matching `filter`, sorted; from the per-key cache when fresh. */
+export async function listMetricNames(
+  c: Context<Env>,
+  scope: MetricScope,
+  filter: string | undefined
+): Promise<string[]> {
+  const key = JSON.stringify([scope.accountId, scope.guid, scope.host, scope.instanceName, filter])
+  const hit = cache.get(c.get('keyHash'), key)
+  if (hit) return hit
+  const plan = planMetricNames(scope, filter, Date.now())
+  const { data } = await c.get('nerdgraph').query<MetricNamesData>(plan.document, plan.variables)
+  const names = namesFrom(data, filter)
+  cache.set(c.get('keyHash'), key, names)
+  return names
+}
+
+/** Pure: the `uniques()` list, re-checked as a plain case-sensitive substring match (the upstream
+ * LIKE treats `%` and `_` as wildcards), in code-unit order for stable pages. */
+export function namesFrom(data: MetricNamesData, filter: string | undefined): string[] {
+  const list = data.actor.account?.nrql?.results[0]?.['names']
+  const names = Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : []
+  return names.filter((n) => !filter || n.includes(filter)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+}
+
+/**
+ * Pure: one page of `{ metrics: [{ name, values }] }` and its links. Without `page` the caller pages by
+ * cursor (`rel="next"` carries `cursor=`, which MRF requires; none on the last page); with `page` it
+ * gets page links. A page past the end is an empty list (contract §1.6, HAR).
+ */
+export function toV2MetricNames(names: readonly string[], request: MetricNamesRequest) {
+  const offset = (request.page - 1) * namesPageSize
+  const slice = names.slice(offset, offset + namesPageSize)
+  const metrics = slice.map((name) => ({ name, values: listedValues(familyOf(name)) }))
+  const more = offset + namesPageSize < names.length
+  const links: PageLinks = request.cursorMode
+    ? { page: request.page, nextCursor: more ? encodeCursor(offset + namesPageSize) : null }
+    : { page: request.page, lastPage: Math.max(1, Math.ceil(names.length / namesPageSize)) }
+  return { body: { metrics }, links }
+}

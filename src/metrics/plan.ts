@@ -1,0 +1,157 @@
+/**
+ * @module metrics/plan
+ * v2 metric call → GraphQL document, variables and NRQL (pure). This is also the "explain" of a call:
+ * `planMetricData(request, scope).nrql` is the NRQL a v2 metric-data call stands for.
+ *
+ * One NRQL answers every name and value of a call (nerdgraph.md §3.1): the select list is the union of
+ * the NRQL each requested value needs (identical expressions fetched once), `FACET metricTimesliceName`
+ * splits it per metric, `TIMESERIES` per slice. Over 2000 names (the FACET cap) the names are split
+ * into aliases of the same document, so a call is still one request (nerdgraph.md §1.6).
+ */
+import { nrqlInputs, type FormulaName, type InputName, type ValueType } from '../../mappings/value-types'
+import { quote, quoteList } from '../nrql'
+import type { TimeRange } from '../time-range'
+import { metricDataDocument, metricNamesDocument } from './documents'
+import { defaultTables, definitionOf, familyOf, valuesFor, type Tables } from './families'
+
+/** Where the data comes from: an application, optionally one host or one agent instance. */
+export interface MetricScope {
+  accountId: number
+  guid: string
+  host?: string
+  instanceName?: string
+}
+
+export interface MetricDataRequest {
+  /** Request order, without duplicates. */
+  names: string[]
+  /** null: every value of each metric's family. */
+  values: string[] | null
+  range: TimeRange
+  raw: boolean
+}
+
+/** How one v2 value is read from a result row. */
+export type ValueRead =
+  | { value: ValueType; count: boolean; alias: string }
+  | { value: ValueType; count: boolean; formula: FormulaName; inputs: Partial<Record<InputName, string>> }
+
+export interface MetricDataPlan {
+  document: string
+  variables: Record<string, string | number>
+  /** The NRQL of each alias `q0`, `q1`… */
+  nrql: string[]
+  metrics: { name: string; values: ValueRead[] }[]
+  range: TimeRange
+  raw: boolean
+}
+
+/** NRQL FACET returns at most 2000 groups with `LIMIT MAX` (nerdgraph.md §4). */
+export const namesPerQuery = 2000
+
+export function planMetricData(
+  request: MetricDataRequest,
+  scope: MetricScope,
+  tables: Tables = defaultTables
+): MetricDataPlan {
+  const select = selectList()
+  const metrics = request.names.map((name) => {
+    const family = familyOf(name, tables)
+    const values = valuesFor(family, request.values).map((value): ValueRead => {
+      const d = definitionOf(family, value, tables)
+      const count = d.count === true
+      if ('nrql' in d) return { value, count, alias: select.alias(d.nrql, value) }
+      const inputs = Object.fromEntries(d.inputs.map((i) => [i, select.alias(nrqlInputs[i], i)]))
+      return { value, count, formula: d.formula, inputs }
+    })
+    return { name, values }
+  })
+  // FACET needs a select item even when no requested value applies: it still tells found names.
+  if (select.size() === 0) select.alias(nrqlInputs.count, 'count')
+  const chunks = chunk(request.names, namesPerQuery)
+  const nrql = chunks.map((names) => metricDataNrql(select.items(), names, scope, request.range))
+  return {
+    document: metricDataDocument(nrql.length),
+    variables: { accountId: scope.accountId, ...Object.fromEntries(nrql.map((q, i) => [`q${i}`, q])) },
+    nrql,
+    metrics,
+    range: request.range,
+    raw: request.raw,
+  }
+}
+
+/** The explain view of a call: what is sent upstream. */
+export function explainMetricData(request: MetricDataRequest, scope: MetricScope) {
+  const { document, variables, nrql } = planMetricData(request, scope)
+  return { document, variables, nrql }
+}
+
+function metricDataNrql(items: string[], names: string[], scope: MetricScope, range: TimeRange) {
+  const minutes = range.sliceMs / 60_000
+  const series = range.summarize ? '' : ` TIMESERIES ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`
+  return (
+    `SELECT ${items.join(', ')} FROM Metric WHERE ${scopeWhere(scope)} AND ` +
+    // Unscoped rollups only: the scoped copies of Datastore/External rows would count calls twice
+    // (nerdgraph.md §3.1 "Scoped metrics"; v2 data.json has no scope parameter).
+    `scope IS NULL AND metricTimesliceName IN ${quoteList(names)} ` +
+    `FACET metricTimesliceName SINCE ${range.start} UNTIL ${range.end}${series} LIMIT MAX`
+  )
+}
+
+/** `entity.guid` avoids the string-or-number question of `appId` (nerdgraph.md §3.1); a host is
+ * `host = '…'` (same section), an instance its host and `instanceName` (nerdgraph.md §3.1 attributes). */
+export function scopeWhere(scope: MetricScope): string {
+  const clauses = [`entity.guid = ${quote(scope.guid)}`]
+  if (scope.host !== undefined) clauses.push(`host = ${quote(scope.host)}`)
+  if (scope.instanceName !== undefined) clauses.push(`instanceName = ${quote(scope.instanceName)}`)
+  return clauses.join(' AND ')
+}
+
+/** Select items keyed by expression, so a value or input shared by several values is fetched once. */
+function selectList() {
+  const aliasByExpr = new Map<string, string>()
+  const taken = new Set<string>()
+  return {
+    alias(expr: string, preferred: string): string {
+      const known = aliasByExpr.get(expr)
+      if (known) return known
+      let alias = preferred
+      for (let n = 2; taken.has(alias); n++) alias = `${preferred}_${n}`
+      taken.add(alias)
+      aliasByExpr.set(expr, alias)
+      return alias
+    },
+    size: () => aliasByExpr.size,
+    items: () => [...aliasByExpr].map(([expr, alias]) => `${expr} AS ${quote(alias)}`),
+  }
+}
+
+function chunk<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size))
+  return out
+}
+
+/**
+ * Metric names are those that reported in the last 8 days. v2 listed every name it ever knew
+ * (contract §2.4); NRQL only sees names in its window (nerdgraph.md §3.1). Eight days is v2's own
+ * "recent data" horizon (D-extract's granularity table changes at 8 days), covers weekly jobs and a
+ * weekend of silence, and stays inside every retention; `uniques()` goes to its 10,000 maximum
+ * (nerdgraph.md §4) instead of the 1,000 default. The window ends on the minute so a repeated call
+ * sends the same NRQL.
+ */
+export const metricNamesWindowMs = 8 * 24 * 60 * 60 * 1000
+export const metricNamesLimit = 10_000
+
+export function planMetricNames(scope: MetricScope, filter: string | undefined, now: number) {
+  const until = Math.floor(now / 60_000) * 60_000
+  const clauses = [scopeWhere(scope), 'newrelic.timeslice.value IS NOT NULL']
+  // Substring filter upstream (nerdgraph.md §3.1). `%` and `_` in the caller's text are LIKE
+  // wildcards, so the upstream match can only be wider; src/metrics/names.ts re-checks each name
+  // as a plain substring, which is v2's "simple character match" (contract §2.4).
+  if (filter) clauses.push(`metricTimesliceName LIKE ${quote(`%${filter}%`)}`)
+  const nrql =
+    `SELECT uniques(metricTimesliceName, ${metricNamesLimit}) AS 'names' FROM Metric ` +
+    `WHERE ${clauses.join(' AND ')} SINCE ${until - metricNamesWindowMs} UNTIL ${until}`
+  return { document: metricNamesDocument, variables: { accountId: scope.accountId, nrql }, nrql }
+}

@@ -1,0 +1,78 @@
+/**
+ * @module metrics/request
+ * v2 parameters of the metric routes, validated before any upstream request (contract §1.3, §2.4,
+ * §2.5): names in every spelling, values comma-joined or not, times, period, summarize, raw, paging.
+ */
+import { V2Error } from '../errors'
+import type { V2Params } from '../params'
+import { resolveTimeRange } from '../time-range'
+import type { MetricDataRequest } from './plan'
+
+export const requestTitles = {
+  // Missing names: [UNCONFIRMED] contract §2.5, proposal 422.
+  noNames: 'No metric names given: names[] is required',
+  page: "Invalid 'page' parameter",
+  cursor: "Invalid 'cursor' parameter",
+} as const
+
+/**
+ * `names[]`, `names` or `names[N]`; never split on commas (names contain them), newline-joined lists
+ * (reliquary) split; duplicates dropped, request order kept. `values[]` may be comma-joined.
+ */
+export function metricDataRequest(params: V2Params, now: number): MetricDataRequest {
+  const names = unique(params.list('names').flatMap((n) => n.split(/\r?\n/)).filter((n) => n !== ''))
+  if (names.length === 0) throw new V2Error(422, requestTitles.noNames)
+  const values = unique(params.list('values').flatMap((v) => v.split(',')).map((v) => v.trim()))
+    .filter((v) => v !== '')
+  const range = resolveTimeRange(
+    {
+      from: params.get('from'),
+      to: params.get('to'),
+      period: params.get('period'),
+      summarize: params.bool('summarize'),
+    },
+    now
+  )
+  return { names, values: values.length ? values : null, range, raw: params.bool('raw') }
+}
+
+export interface MetricNamesRequest {
+  /** The `name` substring filter, if any. */
+  name: string | undefined
+  /** 1-based page. */
+  page: number
+  /** true when the caller pages by cursor (or not at all); false when it sent `page`. */
+  cursorMode: boolean
+}
+
+/** A cursor is the opaque form of an offset into the name list. */
+export function encodeCursor(offset: number): string {
+  return btoa(`v2bridge:${offset}`).replace(/=+$/, '')
+}
+
+function decodeCursor(cursor: string, pageSize: number): number {
+  let text = ''
+  try {
+    text = atob(cursor.trim())
+  } catch {
+    throw new V2Error(422, requestTitles.cursor)
+  }
+  const m = /^v2bridge:(\d{1,9})$/.exec(text)
+  if (!m || Number(m[1]) % pageSize !== 0) throw new V2Error(422, requestTitles.cursor)
+  return Number(m[1]) / pageSize + 1
+}
+
+export function metricNamesRequest(params: V2Params, pageSize: number): MetricNamesRequest {
+  const name = params.get('name') || undefined
+  const cursor = params.get('cursor')
+  if (cursor) return { name, page: decodeCursor(cursor, pageSize), cursorMode: true }
+  const page = params.get('page')
+  if (page === undefined || page.trim() === '') return { name, page: 1, cursorMode: true }
+  if (!/^\s*\d{1,9}\s*$/.test(page)) throw new V2Error(422, requestTitles.page)
+  // Rails treats page 0 as the first page.
+  return { name, page: Math.max(1, Number(page)), cursorMode: false }
+}
+
+function unique(list: string[]): string[] {
+  return [...new Set(list)]
+}

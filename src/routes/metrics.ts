@@ -1,0 +1,48 @@
+/**
+ * @module routes/metrics
+ * Metric names and metric data (contract §2.4, §2.5) under `/applications/{id}`, `…/hosts/{host_id}`
+ * and `…/instances/{instance_id}`; GET, and POST as a read (contract §1.3, CHROME).
+ */
+import { Hono, type Context } from 'hono'
+import type { Env } from '../env'
+import { linkHeader, type PageLinks } from '../link-header'
+import type { MetricDataData } from '../metrics/documents'
+import { listMetricNames, namesPageSize, toV2MetricNames } from '../metrics/names'
+import { planMetricData } from '../metrics/plan'
+import { metricDataRequest, metricNamesRequest } from '../metrics/request'
+import { toV2MetricData } from '../metrics/reshape'
+import { applicationScope, hostScope, instanceScope } from '../metrics/scope'
+import { respond } from '../respond'
+
+export const metrics = new Hono<Env>()
+
+const read = ['GET', 'POST']
+
+/** The three scopes share both routes; only the path and the scope resolver differ. */
+const scopes = [
+  ['/applications/:id', applicationScope],
+  ['/applications/:id/hosts/:hostId', hostScope],
+  ['/applications/:id/instances/:instanceId', instanceScope],
+] as const
+
+for (const [base, scopeOf] of scopes) {
+  metrics.on(read, `${base}/metrics`, async (c) => {
+    const request = metricNamesRequest(c.get('params'), namesPageSize)
+    const names = await listMetricNames(c, await scopeOf(c), request.name)
+    const { body, links } = toV2MetricNames(names, request)
+    return respond(c, body, linkHeaders(c, links))
+  })
+
+  metrics.on(read, `${base}/metrics/data`, async (c) => {
+    const request = metricDataRequest(c.get('params'), Date.now())
+    const plan = planMetricData(request, await scopeOf(c))
+    const { data } = await c.get('nerdgraph').query<MetricDataData>(plan.document, plan.variables)
+    return respond(c, toV2MetricData(plan, data))
+  })
+}
+
+function linkHeaders(c: Context<Env>, links: PageLinks): Record<string, string> {
+  const url = new URL(c.req.url)
+  const value = linkHeader(url, c.req.raw.headers, c.get('params').entries(), links)
+  return value ? { Link: value } : {}
+}

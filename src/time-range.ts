@@ -1,0 +1,175 @@
+/**
+ * @module time-range
+ * v2 time parameters (contract §1.4) and the timeslice grid of a metric-data call (contract §2.5):
+ * every time format real clients send, the defaults, the 60 s minimum, the default granularity,
+ * `period`, and slice alignment. Pure: the caller passes `now`.
+ */
+import {
+  defaultGranularity,
+  maxBuckets,
+  minimumSliceSeconds,
+  oldDataAfterSeconds,
+} from '../mappings/granularity'
+import { V2Error } from './errors'
+
+const second = 1000
+const minute = 60 * second
+/** Both ends omitted → the last 30 minutes; only `to` → the 30 minutes before it (contract §1.4). */
+const defaultRangeMs = 30 * minute
+/** An unaligned `from` starts the 1-minute series 3 minutes early (contract §2.5 rule 2, D-extract, GO). */
+const lagMs = 3 * minute
+
+/** v2 titles for rejected time parameters; all 422 (contract §1.4, §1.7, §8 items 3 and 9). */
+export const timeTitles = {
+  from: "Invalid 'from' time", // unparsable: [UNCONFIRMED] proposal 422
+  to: "Invalid 'to' time", // unparsable: [UNCONFIRMED] proposal 422
+  order: "'from' must be before 'to'", // from > to: [UNCONFIRMED] proposal 422
+  tooShort: 'The time range must be at least 60 seconds', // [CONFIRMED D-extract] 422
+} as const
+
+// date, optional time (`T` or space, seconds and fraction optional), then a zone: `Z`, `UTC`,
+// `±HH[:]MM` / `±HH`, or ` HH:MM` / ` HHMM` (a `+` that arrived unencoded as a space), or none (UTC).
+const timePattern =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)|\s+(\d{2}:?\d{2}))?$/i
+
+/**
+ * Parses one v2 time into epoch ms, or throws 422.
+ * @example parseTime('2014-06-24 19:14:29 00:00', 'from') // 1403637269000 ("+00:00" sent unencoded)
+ */
+export function parseTime(raw: string, name: 'from' | 'to'): number {
+  const text = raw
+    .trim()
+    .replace(/^"(.*)"$/s, '$1')
+    .replace(/^'(.*)'$/s, '$1')
+    .trim()
+  const m = timePattern.exec(text)
+  const ms = m ? toEpoch(m) : undefined
+  if (ms === undefined) throw new V2Error(422, timeTitles[name])
+  return ms
+}
+
+function toEpoch(m: RegExpExecArray): number | undefined {
+  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  const fraction = Number(`0.${m[7] ?? '0'}`)
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return undefined
+  const date = new Date(0)
+  date.setUTCFullYear(y, mo - 1, d)
+  if (date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return undefined // e.g. 02-30
+  date.setUTCHours(h, mi, s, Math.floor(fraction * 1000))
+  const offset = zoneOffsetMinutes(m[8] ?? (m[9] ? `+${m[9]}` : 'Z'))
+  return offset === undefined ? undefined : date.getTime() - offset * minute
+}
+
+function zoneOffsetMinutes(zone: string): number | undefined {
+  if (/^(Z|UTC|GMT)$/i.test(zone)) return 0
+  const m = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone)
+  if (!m) return undefined
+  const [hours, minutes] = [Number(m[2]), Number(m[3] ?? 0)]
+  if (hours > 18 || minutes > 59) return undefined
+  return (m[1] === '-' ? -1 : 1) * (hours * 60 + minutes)
+}
+
+/** `YYYY-MM-DDTHH:MM:SS+00:00`, the only time format v2 writes (contract §1.4). */
+export function formatTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}+00:00`
+}
+
+export interface TimeInput {
+  from?: string | undefined
+  to?: string | undefined
+  /** `period` in seconds, as sent. */
+  period?: string | undefined
+  summarize: boolean
+}
+
+export interface TimeRange {
+  /** The requested (or defaulted) range at whole seconds, echoed in `metric_data.from/to`. */
+  from: number
+  to: number
+  /** Start of the first slice and end of the last one (epoch ms, whole minutes). */
+  start: number
+  end: number
+  /** Length of every slice in ms; `end − start` is a whole number of slices. */
+  sliceMs: number
+  summarize: boolean
+}
+
+/** Resolves defaults and validation (contract §1.4) and the slice grid (contract §2.5). */
+export function resolveTimeRange(input: TimeInput, now: number): TimeRange {
+  const given = {
+    from: input.from?.trim() ? parseTime(input.from, 'from') : undefined,
+    to: input.to?.trim() ? parseTime(input.to, 'to') : undefined,
+  }
+  const to = truncateSeconds(given.to ?? now)
+  const from = truncateSeconds(given.from ?? to - defaultRangeMs)
+  if (from > to) throw new V2Error(422, timeTitles.order)
+  if (to - from < minimumSliceSeconds * second) throw new V2Error(422, timeTitles.tooShort)
+  const { sliceMs, maxSlices } = sliceLength(from, to, now, input.period)
+  return { from, to, ...grid(from, to, sliceMs, maxSlices), summarize: input.summarize }
+}
+
+/** Default granularity for the range, raised to `period` when that is coarser (contract §2.5);
+ * `maxSlices` is 10 for the "10 evenly spaced points" of data older than 8 days. */
+export function sliceLength(from: number, to: number, now: number, period?: string) {
+  const rangeS = (to - from) / second
+  const row = defaultGranularity.find((r) => rangeS <= r.upTo) ?? defaultGranularity.at(-1)!
+  const old = (now - from) / second > oldDataAfterSeconds
+  const points = old && row.old === 'tenPoints'
+  const base = !old ? row.fresh : row.old === 'tenPoints' ? tenPoints(rangeS) : row.old
+  // A smaller period is clamped up to the default; a non-minute one is rounded up to whole minutes,
+  // the only resolution v2 had (D-extract; [UNCONFIRMED] contract §8 item 9, proposal: no error).
+  // An unparsable or non-positive period is ignored, as Rails' `to_i` would leave it at 0.
+  const asked = Number.parseInt(period ?? '', 10)
+  const wanted = Number.isFinite(asked) && asked > 0 ? Math.ceil(asked / 60) * 60 : 0
+  const sliceS = Math.max(base, wanted)
+  // Stay within NRQL's bucket cap for very long ranges.
+  const capped = Math.max(sliceS, Math.ceil(rangeS / maxBuckets / 60) * 60)
+  return { sliceMs: capped * second, maxSlices: points && wanted <= base ? 10 : maxBuckets }
+}
+
+function tenPoints(rangeS: number): number {
+  return Math.max(minimumSliceSeconds, Math.floor(rangeS / 10 / 60) * 60)
+}
+
+/**
+ * Slice boundaries (contract §2.5, "Timeslice alignment", the proposal of §8 item 10):
+ * - 1-minute slices: whole minutes; from `floor(from)` when `from` is on a minute, else three minutes
+ *   earlier (D-extract 18:06:06 → 18:03, GO 23:25:45 → 23:22, MRF 15:35:00 → 15:35); the last slice
+ *   ends at `floor(to)`.
+ * - coarser slices: anchored on `floor(to)`, the partial leading slice dropped (TONS 14:48:43 → 15:00
+ *   hourly; D-errrate 00:00 → 23:35 gives 00:35); a period longer than the range gives one slice.
+ */
+export function grid(from: number, to: number, sliceMs: number, maxSlices = maxBuckets) {
+  const end = floorMinute(to)
+  if (sliceMs === minute) {
+    const start = from % minute === 0 ? from : floorMinute(from) - lagMs
+    return { start: Math.max(start, end - maxSlices * minute), end, sliceMs }
+  }
+  const whole = Math.min(maxSlices, Math.floor((end - from) / sliceMs))
+  if (whole < 1) return { start: floorMinute(from), end, sliceMs: end - floorMinute(from) }
+  return { start: end - whole * sliceMs, end, sliceMs }
+}
+
+/** The slices of a range: one per `sliceMs`, or a single one when summarized. */
+export function slicesOf(range: TimeRange): { from: number; to: number }[] {
+  if (range.summarize) return [{ from: range.start, to: range.end }]
+  const out: { from: number; to: number }[] = []
+  for (let t = range.start; t < range.end; t += range.sliceMs)
+    out.push({ from: t, to: t + range.sliceMs })
+  return out
+}
+
+function floorMinute(ms: number): number {
+  return Math.floor(ms / minute) * minute
+}
+
+function truncateSeconds(ms: number): number {
+  return Math.floor(ms / second) * second
+}

@@ -1,0 +1,61 @@
+/**
+ * Every GraphQL document v2bridge sends validates against the simulator's schema subset, and against
+ * the real NerdGraph schema (../shared/contract/nerdgraph-schema.graphql) when that file is present.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { buildSchema, parse, validate, type GraphQLSchema } from 'graphql'
+import { describe, expect, it } from 'vitest'
+import {
+  accountsDocument,
+  hostsDocument,
+  insightsDocument,
+  listApplicationsDocument,
+  showApplicationDocument,
+} from '../src/applications/documents'
+import { listDocuments } from '../src/applications/list'
+import { nrqlDocument } from '../src/nrql-document'
+import { resolveDocuments } from '../src/resolve'
+import { SCHEMA_SDL } from '../src/simulator'
+
+export const sentDocuments: Record<string, string> = {
+  accounts: accountsDocument,
+  list0: listApplicationsDocument(0),
+  list1: listApplicationsDocument(1),
+  list3: listApplicationsDocument(3),
+  insights1: insightsDocument(1),
+  insights2: insightsDocument(2),
+  show: showApplicationDocument,
+  hosts: hostsDocument,
+  nrql: nrqlDocument,
+  nextCursor: listDocuments.nextCursorDocument,
+  findApplication: resolveDocuments.findApplicationDocument,
+}
+
+const realSchemaPath = fileURLToPath(
+  new URL('../../shared/contract/nerdgraph-schema.graphql', import.meta.url)
+)
+const hasRealSchema = existsSync(realSchemaPath)
+if (!hasRealSchema) {
+  console.warn(
+    `skipped: real NerdGraph schema not found at ${realSchemaPath}; validated against the simulator subset only`
+  )
+}
+
+function errorsOf(schema: GraphQLSchema, doc: string): string[] {
+  return validate(schema, parse(doc)).map((e) => e.message)
+}
+
+describe('GraphQL documents v2bridge sends', () => {
+  const subset = buildSchema(SCHEMA_SDL)
+  it.each(Object.entries(sentDocuments))('%s validates against the simulator schema', (_, doc) => {
+    expect(errorsOf(subset, doc)).toEqual([])
+  })
+
+  describe.skipIf(!hasRealSchema)('against the real NerdGraph schema', () => {
+    const real = hasRealSchema ? buildSchema(readFileSync(realSchemaPath, 'utf8')) : subset
+    it.each(Object.entries(sentDocuments))('%s validates', (_, doc) => {
+      expect(errorsOf(real, doc)).toEqual([])
+    })
+  })
+})

@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { DEMO_KEYS, harness } from '../helpers/harness'
+import { expectGolden, pretty } from '../helpers/golden'
+import { expectStrictV2 } from '../helpers/strict-client'
+
+/** A fixed clock makes the simulator's data, and so every golden body, reproducible. */
+const now = Date.parse('2026-11-20T12:00:30.000Z')
+beforeAll(() => void vi.useFakeTimers({ toFake: ['Date'], now }))
+afterAll(() => void vi.useRealTimers())
+
+const upstream = (h: ReturnType<typeof harness>) => h.sim.stats().graphqlRequests
+
+interface AppRecord {
+  id: number
+  name: string
+  language: string
+  health_status: string
+  reporting: boolean
+  last_reported_at?: string
+  application_summary?: Record<string, number>
+  end_user_summary?: Record<string, number>
+  links: { application_hosts: number[]; application_instances: number[] }
+}
+
+async function list(h: ReturnType<typeof harness>, path: string, init = {}) {
+  const res = await h.get(path, init)
+  expect(res.status).toBe(200)
+  return { res, body: (await res.json()) as { applications: AppRecord[] } }
+}
+
+describe('GET /v2/applications', () => {
+  it('matches the golden JSON and XML bodies for a name filter', async () => {
+    const h = harness()
+    const json = await h.get('/v2/applications.json?filter[name]=Checkout')
+    expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(json.headers.get('link')).toBeNull()
+    const text = await json.text()
+    expectStrictV2(JSON.parse(text), 'applications')
+    expectGolden('applications-checkout.json', pretty(text))
+    const xml = await h.get('/v2/applications.xml?filter[name]=Checkout')
+    expect(xml.headers.get('content-type')).toBe('application/xml; charset=utf-8')
+    expectGolden('applications-checkout.xml', await xml.text())
+  })
+
+  it('walks every application of both accounts through Link headers alone, one request a page', async () => {
+    const h = harness()
+    const expected = h.dataset.applications().map((a) => a.id)
+    expect(expected.length).toBeGreaterThan(400)
+    const seen: number[] = []
+    const perPage: number[] = []
+    let url: string | undefined =
+      'https://v2bridge.test/v2/applications.json?filter[language]=java,go,ruby,python,nodejs,dotnet'
+    let pages = 0
+    while (url) {
+      const before = upstream(h)
+      const { res, body } = await list(h, url)
+      perPage.push(upstream(h) - before)
+      seen.push(...body.applications.map((a) => a.id))
+      expect(body.applications.length).toBeLessThanOrEqual(200)
+      const link = res.headers.get('link')
+      if (pages === 0) {
+        expect(link).toMatch(
+          /^<https:\/\/v2bridge\.test\/v2\/applications\.json\?filter%5Blanguage%5D=java%2Cgo%2Cruby%2Cpython%2Cnodejs%2Cdotnet&page=2>; rel="next", <[^>]+page=3>; rel="last"$/
+        )
+      }
+      url = /<([^>]+)>; rel="next"/.exec(link ?? '')?.[1]
+      pages += 1
+    }
+    expect(pages).toBe(Math.ceil(expected.length / 200))
+    expect(new Set(seen).size).toBe(seen.length)
+    expect(seen.sort()).toEqual([...expected].sort())
+    // the first page also learns the key's accounts; every later page is one request
+    expect(perPage[0]).toBe(2)
+    expect(perPage.slice(1)).toEqual(perPage.slice(1).map(() => 1))
+  })
+
+  it('writes Link URLs on the public origin from X-Forwarded-* and keeps every parameter', async () => {
+    const h = harness()
+    const res = await h.get('http://internal:8787/v2/applications.xml?page=2&exclude_links=true', {
+      headers: { 'X-Forwarded-Host': 'api.example.com', 'X-Forwarded-Proto': 'https' },
+    })
+    expect(res.headers.get('link')).toBe(
+      '<https://api.example.com/v2/applications.xml?exclude_links=true&page=3>; rel="next", ' +
+        '<https://api.example.com/v2/applications.xml?exclude_links=true&page=3>; rel="last", ' +
+        '<https://api.example.com/v2/applications.xml?exclude_links=true&page=1>; rel="first", ' +
+        '<https://api.example.com/v2/applications.xml?exclude_links=true&page=1>; rel="prev"'
+    )
+    const text = await res.text()
+    expect(text).toContain('<applications_response>')
+    expect(text).not.toContain('<application.servers>')
+  })
+
+  it('answers a page past the end with 200 and an empty list', async () => {
+    const h = harness()
+    const { res, body } = await list(h, '/v2/applications.json?page=9')
+    expect(body.applications).toEqual([])
+    expect(res.headers.get('link')).toBeNull()
+  })
+
+  it('rejects a page that is not a positive integer with 422', async () => {
+    const h = harness()
+    for (const page of ['0', '-1', 'two']) {
+      const res = await h.get(`/v2/applications.json?page=${page}`)
+      expect(res.status).toBe(422)
+      expect(await res.json()).toEqual({
+        error: { title: 'Invalid page: expected a positive integer' },
+      })
+    }
+  })
+
+  it('filters by name case-insensitively, by ids in every spelling and by language lists', async () => {
+    const h = harness()
+    const names = async (q: string, init = {}) =>
+      (await list(h, `/v2/applications.json?${q}`, init)).body.applications.map((a) => a.name)
+    expect(await names('filter[name]=checkout+service')).toEqual([
+      'Checkout Service (java)',
+      'Checkout Service (staging)',
+    ])
+    const pair = ['Recommendations API (python)', 'Storefront (ruby)']
+    expect(await names('filter[ids]=9045837,9045851')).toEqual(pair)
+    expect(await names('filter%5Bids%5D=9045837%2C9045851')).toEqual(pair)
+    expect(await names('filter[ids]=9045837&filter[ids]=9045851')).toEqual(pair)
+    expect(await names('filter[id]=9045851')).toEqual(['Recommendations API (python)'])
+    const goOrRuby = await names('filter[language]=go,ruby&filter[name]=(')
+    expect(goOrRuby).toContain('Inventory Worker (go)')
+    expect(goOrRuby).toContain('Storefront (ruby)')
+    expect(goOrRuby.every((n) => /go|ruby|staging|Fleet/.test(n))).toBe(true)
+    expect(await names('filter[language]=go&filter[ids]=9045837')).toEqual([])
+  })
+
+  it('filters by host: the applications that reported from a matching host', async () => {
+    const h = harness()
+    const { body } = await list(h, '/v2/applications.json?filter[host]=IP-10-0-1-17')
+    const ids = body.applications.map((a) => a.id).sort()
+    const truth = h.dataset
+      .applications()
+      .filter((a) => a.reporting && a.hosts.some((host) => host.includes('ip-10-0-1-17')))
+      .map((a) => a.id)
+      .sort()
+    expect(truth.length).toBeGreaterThanOrEqual(2)
+    expect(ids).toEqual(truth)
+  })
+
+  it('rejects IDs that are not integers with 422', async () => {
+    const h = harness()
+    const res = await h.get('/v2/applications.json?filter[ids]=12,abc')
+    expect(res.status).toBe(422)
+    expect(((await res.json()) as { error: { title: string } }).error.title).toMatch(
+      /filter\[ids\]/
+    )
+  })
+
+  it('serves POST as a read with a form body or a JSON body (ansible, hubot, node clients)', async () => {
+    const h = harness()
+    for (const [type, body] of [
+      ['application/x-www-form-urlencoded', 'filter[name]=Storefront'],
+      ['application/json', JSON.stringify({ 'filter[name]': 'Storefront' })],
+    ]) {
+      const res = await h.get('/v2/applications.json', {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': type! },
+      })
+      expect(res.status).toBe(200)
+      const apps = ((await res.json()) as { applications: AppRecord[] }).applications
+      expect(apps.map((a) => a.name)).toEqual(['Storefront (ruby)', 'Storefront (staging)'])
+    }
+  })
+
+  it('shows a non-reporting application gray, without summaries or last_reported_at', async () => {
+    const h = harness()
+    const { body } = await list(h, '/v2/applications.json?filter[ids]=9045874')
+    const app = body.applications[0]!
+    expect(app).toMatchObject({ reporting: false, health_status: 'gray' })
+    expect(Object.keys(app)).toEqual([
+      'id',
+      'name',
+      'language',
+      'health_status',
+      'reporting',
+      'settings',
+      'links',
+    ])
+    expect(app.links).toEqual({ application_instances: [], servers: [], application_hosts: [] })
+  })
+
+  it('reports summaries in v2 units that agree with the timeslices', async () => {
+    const h = harness()
+    const { body } = await list(h, '/v2/applications.json?filter[ids]=9045822')
+    const app = body.applications[0]!
+    const truth = h.dataset.application(9045822)!
+    expect(app.last_reported_at).toBe(
+      new Date(truth.lastReportedAt + 60_000).toISOString().slice(0, 19) + '+00:00'
+    )
+    // response time over the last 5 minutes of HttpDispatcher + OtherTransaction/all, in ms
+    const from = Math.floor(now / 60_000) * 60_000 - 5 * 60_000
+    const rows = ['HttpDispatcher', 'OtherTransaction/all'].flatMap((name) =>
+      h.dataset.timeslices({ appId: 9045822, name, from, to: from + 5 * 60_000 })
+    )
+    const calls = rows.reduce((s, r) => s + r.value.count, 0)
+    const time = rows.reduce((s, r) => s + r.value.total, 0)
+    expect(app.application_summary!['response_time']).toBe(
+      Number(((time / calls) * 1000).toPrecision(3))
+    )
+    expect(app.application_summary!['throughput']).toBe(Number((calls / 5).toPrecision(3)))
+    expect(app.links.application_hosts).toHaveLength(truth.hosts.length)
+    expect(app.links.application_instances).toHaveLength(truth.instances.length)
+    expect(app.end_user_summary!['apdex_target']).toBe(7)
+  })
+})
+
+describe('GET /v2/applications/:id', () => {
+  it('matches the golden JSON and XML bodies', async () => {
+    const h = harness()
+    const json = await h.get('/v2/applications/9045837.json')
+    expect(json.status).toBe(200)
+    const text = await json.text()
+    expectStrictV2(JSON.parse(text), 'application')
+    expectGolden('application-9045837.json', pretty(text))
+    const xml = await h.get('/v2/applications/9045837.xml')
+    expectGolden('application-9045837.xml', await xml.text())
+  })
+
+  it('costs one NerdGraph request with a warm cache, or with a pinned account', async () => {
+    const h = harness()
+    await h.get('/v2/applications/9045851.json')
+    const before = upstream(h)
+    expect((await h.get('/v2/applications/9045851.json')).status).toBe(200)
+    expect(upstream(h) - before).toBe(1)
+    const cold = harness()
+    const res = await cold.get('/v2/applications/9045851.json', {
+      headers: { 'X-Account-Id': '1000001' },
+    })
+    expect(res.status).toBe(200)
+    expect(upstream(cold)).toBe(1)
+  })
+
+  it('answers 404 in v2 shape for an unknown ID, a bad ID and an app the key cannot see', async () => {
+    const h = harness()
+    const cases: [string, string | undefined][] = [
+      ['/v2/applications/12345.json', DEMO_KEYS.all],
+      ['/v2/applications/abc.json', DEMO_KEYS.all],
+      ['/v2/applications/9045822.json', DEMO_KEYS.one],
+    ]
+    for (const [path, key] of cases) {
+      const res = await h.get(path, { key })
+      expect(res.status).toBe(404)
+      expect(await res.json()).toEqual({
+        error: { title: 'No Application found with the given ID' },
+      })
+    }
+    const pinned = await h.get('/v2/applications/9045822.xml', {
+      key: DEMO_KEYS.one,
+      headers: { 'X-Account-Id': '1000001' },
+    })
+    expect(pinned.status).toBe(404)
+    expect(await pinned.text()).toContain('<title>No Application found with the given ID</title>')
+  })
+})

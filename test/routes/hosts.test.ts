@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { DEMO_KEYS, harness } from '../helpers/harness'
+import { expectGolden, pretty } from '../helpers/golden'
+import { expectStrictV2 } from '../helpers/strict-client'
+
+const now = Date.parse('2026-11-20T12:00:30.000Z')
+beforeAll(() => void vi.useFakeTimers({ toFake: ['Date'], now }))
+afterAll(() => void vi.useRealTimers())
+
+interface HostRecord {
+  id: number
+  host: string
+  application_summary?: Record<string, number>
+  links: { application: number; application_instances: number[] }
+}
+interface InstanceRecord {
+  id: number
+  host: string
+  port: number
+  links: { application: number; application_host: number }
+}
+
+const json = async <T>(res: Response) => {
+  expect(res.status).toBe(200)
+  return (await res.json()) as T
+}
+
+describe('GET /v2/applications/:id/hosts and /instances', () => {
+  it('match the golden JSON and XML bodies', async () => {
+    const h = harness()
+    for (const [path, key, name] of [
+      ['/v2/applications/9045822/hosts', 'application_hosts', 'hosts-9045822'],
+      ['/v2/applications/9045822/instances', 'application_instances', 'instances-9045822'],
+    ] as const) {
+      const text = await (await h.get(`${path}.json`)).text()
+      expectStrictV2(JSON.parse(text), key)
+      expectGolden(`${name}.json`, pretty(text))
+      expectGolden(`${name}.xml`, await (await h.get(`${path}.xml`)).text())
+    }
+  })
+
+  it('use the same IDs as the application links, and show each of them', async () => {
+    const h = harness()
+    const app = (
+      await json<{ application: { links: Record<string, number[]> } }>(
+        await h.get('/v2/applications/9045822.json')
+      )
+    ).application
+    const hosts = (
+      await json<{ application_hosts: HostRecord[] }>(
+        await h.get('/v2/applications/9045822/hosts.json')
+      )
+    ).application_hosts
+    const instances = (
+      await json<{ application_instances: InstanceRecord[] }>(
+        await h.get('/v2/applications/9045822/instances.json')
+      )
+    ).application_instances
+    expect(hosts.map((x) => x.id).sort()).toEqual([...app.links['application_hosts']!].sort())
+    expect(instances.map((x) => x.id).sort()).toEqual(
+      [...app.links['application_instances']!].sort()
+    )
+    expect(hosts.map((x) => x.host).sort()).toEqual([...h.dataset.hosts(9045822)].sort())
+    for (const host of hosts) {
+      expect(host.links.application).toBe(9045822)
+      const shown = await json<{ application_host: HostRecord }>(
+        await h.get(`/v2/applications/9045822/hosts/${host.id}.json`)
+      )
+      expect(shown.application_host).toEqual(host)
+      for (const id of host.links.application_instances) {
+        const inst = instances.find((i) => i.id === id)!
+        expect(inst.host).toBe(host.host)
+        expect(inst.links.application_host).toBe(host.id)
+      }
+    }
+    for (const inst of instances) {
+      const shown = await json<{ application_instance: InstanceRecord }>(
+        await h.get(`/v2/applications/9045822/instances/${inst.id}.xml`.replace('.xml', '.json'))
+      )
+      expect(shown.application_instance).toEqual(inst)
+      expect(inst.port).toBeGreaterThanOrEqual(8080)
+    }
+  })
+
+  it('give different IDs to a host name shared by two applications', async () => {
+    const h = harness()
+    const shared = 'ip-10-0-1-17.ec2.internal'
+    const idOf = async (appId: number) =>
+      (
+        await json<{ application_hosts: HostRecord[] }>(
+          await h.get(`/v2/applications/${appId}/hosts.json?filter[hostname]=IP-10-0-1-17`)
+        )
+      ).application_hosts.map((x) => [x.host, x.id])
+    const [a, b] = [await idOf(9045822), await idOf(9045851)]
+    expect(a.map(([host]) => host)).toEqual([shared])
+    expect(b.map(([host]) => host)).toEqual([shared])
+    expect(a[0]![1]).not.toBe(b[0]![1])
+  })
+
+  it('filter by hostname and ids, and cost one NerdGraph request each with a warm cache', async () => {
+    const h = harness()
+    const all = (
+      await json<{ application_instances: InstanceRecord[] }>(
+        await h.get('/v2/applications/9045893/instances.json')
+      )
+    ).application_instances
+    expect(all).toHaveLength(12)
+    const before = h.sim.stats().graphqlRequests
+    const two = all.slice(0, 2).map((i) => i.id)
+    const byIds = (
+      await json<{ application_instances: InstanceRecord[] }>(
+        await h.get(`/v2/applications/9045893/instances.json?filter[ids]=${two.join(',')}`)
+      )
+    ).application_instances
+    expect(byIds.map((i) => i.id)).toEqual(two)
+    const byHost = (
+      await json<{ application_hosts: HostRecord[] }>(
+        await h.get('/v2/applications/9045893/hosts.json?filter[hostname]=web-02')
+      )
+    ).application_hosts
+    expect(byHost.map((x) => x.host)).toEqual(['win-web-02.prod.example.com'])
+    expect(h.sim.stats().graphqlRequests - before).toBe(2)
+  })
+
+  it('compute host summaries from the timeslices of the last five minutes', async () => {
+    const h = harness()
+    const host = (
+      await json<{ application_hosts: HostRecord[] }>(
+        await h.get('/v2/applications/9045822/hosts.json?filter[hostname]=web-01')
+      )
+    ).application_hosts[0]!
+    const from = Math.floor(now / 60_000) * 60_000 - 5 * 60_000
+    const rows = (name: string) =>
+      h.dataset.timeslices({ appId: 9045822, name, host: host.host, from, to: from + 5 * 60_000 })
+    const tx = [...rows('HttpDispatcher'), ...rows('OtherTransaction/all')]
+    const calls = tx.reduce((s, r) => s + r.value.count, 0)
+    const errors = rows('Errors/all').reduce((s, r) => s + r.value.count, 0)
+    const apdex = rows('Apdex').reduce(
+      (a, r) => [a[0]! + r.value.count, a[1]! + r.value.total, a[2]! + r.value.totalExclusive],
+      [0, 0, 0]
+    )
+    const [s, t, f] = apdex as [number, number, number]
+    const r3 = (x: number) => Number(x.toPrecision(3))
+    expect(host.application_summary).toEqual({
+      response_time: r3((tx.reduce((a, r) => a + r.value.total, 0) / calls) * 1000),
+      throughput: r3(calls / 5),
+      error_rate: r3((100 * errors) / calls),
+      apdex_score: r3((s + t / 2) / (s + t + f)),
+      instance_count: 3,
+    })
+  })
+
+  it('answer 404 in v2 shape for unknown host and instance IDs and hidden applications', async () => {
+    const h = harness()
+    const cases: [string, string, string][] = [
+      [
+        '/v2/applications/9045822/hosts/1.json',
+        DEMO_KEYS.all,
+        'No Application Host found with the given ID',
+      ],
+      [
+        '/v2/applications/9045822/instances/1.json',
+        DEMO_KEYS.all,
+        'No Application Instance found with the given ID',
+      ],
+      [
+        '/v2/applications/9045822/hosts.json',
+        DEMO_KEYS.one,
+        'No Application found with the given ID',
+      ],
+      [
+        '/v2/applications/1/instances.json',
+        DEMO_KEYS.all,
+        'No Application found with the given ID',
+      ],
+    ]
+    for (const [path, key, title] of cases) {
+      const res = await h.get(path, { key })
+      expect(res.status, path).toBe(404)
+      expect(await res.json()).toEqual({ error: { title } })
+    }
+  })
+
+  it('list no hosts or instances for an application that stopped reporting', async () => {
+    const h = harness()
+    const body = await json<{ application_hosts: unknown[] }>(
+      await h.get('/v2/applications/9045874/hosts.json')
+    )
+    expect(body.application_hosts).toEqual([])
+    const xml = await (await h.get('/v2/applications/9045874/instances.xml')).text()
+    expect(xml).toContain('<application_instances/>')
+  })
+})

@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { parseConfig } from '../../src/config'
+import { startServer, type NodeServer } from '../../src/node'
+import { DEMO_KEYS, harness } from '../helpers/harness'
+
+const fields = ['method', 'path', 'status', 'upstreamRequests', 'upstreamMs', 'totalMs']
+
+describe('request log', () => {
+  it('writes one structured line per request, whatever its outcome', async () => {
+    const { get, log, sim } = harness()
+    const secretFilter = 'customer-4711-private'
+    await get(`/v2/applications.json?filter[name]=${secretFilter}`)
+    const upstreamForOk = sim.stats().graphqlRequests
+    await get('/v2/applications.xml', { key: null })
+    await get('/v2/nothing.json')
+    await get('/v2/applications.json', { method: 'DELETE' })
+    await get('/v2/applications.json', { key: 'NRAK-WRONG-KEY-1234567890' })
+
+    expect(log).toHaveLength(5)
+    for (const line of log) {
+      expect(Object.keys(line).sort()).toEqual([...fields].sort())
+      expect(line['upstreamMs']).toBeGreaterThanOrEqual(0)
+      expect(line['totalMs']).toBeGreaterThanOrEqual(0)
+    }
+    expect(log.map((l) => [l['method'], l['path'], l['status']])).toEqual([
+      ['GET', '/v2/applications.json', 200],
+      ['GET', '/v2/applications.xml', 401],
+      ['GET', '/v2/nothing.json', 404],
+      ['DELETE', '/v2/applications.json', 405],
+      ['GET', '/v2/applications.json', 401],
+    ])
+    expect(log[0]!['upstreamRequests']).toBe(upstreamForOk)
+    expect(log.slice(1, 4).map((l) => l['upstreamRequests'])).toEqual([0, 0, 0])
+    expect(log[4]!['upstreamRequests']).toBe(1)
+
+    const text = JSON.stringify(log)
+    for (const secret of [DEMO_KEYS.all, 'NRAK-WRONG-KEY-1234567890', secretFilter, 'filter']) {
+      expect(text).not.toContain(secret)
+    }
+  })
+
+  it('counts every attempt NerdGraph saw, retries included', async () => {
+    const { get, log, sim } = harness()
+    await get('/v2/applications.json?filter[name]=checkout') // warms the per-key account list
+    const admin = new Request('http://simulator.test/_sim/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 503, count: 1 }),
+    })
+    await sim.fetch(admin)
+    const before = sim.stats().graphqlRequests
+    const res = await get('/v2/applications.json?filter[name]=checkout')
+    expect(res.status).toBe(200)
+    expect(log.at(-1)!['upstreamRequests']).toBe(sim.stats().graphqlRequests - before)
+    expect(log.at(-1)!['upstreamRequests']).toBeGreaterThanOrEqual(2)
+  })
+
+  it('cuts a huge path and method to a bounded length', async () => {
+    const { get, log } = harness()
+    await get(`/v2/${'x'.repeat(5000)}.json`)
+    expect(String(log[0]!['path']).length).toBeLessThanOrEqual(201)
+  })
+
+  describe('on the Node entry', () => {
+    let server: NodeServer | undefined
+    afterEach(async () => {
+      vi.restoreAllMocks()
+      await server?.close()
+    })
+
+    it('prints JSON lines to stdout by default', async () => {
+      const printed: string[] = []
+      vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line))
+      const config = parseConfig({ NERDGRAPH_URL: 'http://127.0.0.1:9/graphql', ALLOW_HTTP: 'true', PORT: '0' })
+      server = await startServer(config)
+      await fetch(`${server.url}/v2/applications.json?filter[name]=abc`, {
+        headers: { 'X-Api-Key': DEMO_KEYS.one },
+      })
+      expect(printed).toHaveLength(1)
+      const line = JSON.parse(printed[0]!) as Record<string, unknown>
+      expect(line).toMatchObject({ method: 'GET', path: '/v2/applications.json', status: 502 })
+      expect(printed[0]).not.toContain(DEMO_KEYS.one)
+      expect(printed[0]).not.toContain('abc')
+    })
+  })
+})

@@ -1,0 +1,142 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { createApp } from '../../src/app'
+import { parseConfig } from '../../src/config'
+import { createSimulator, DEMO_KEYS } from '../../src/simulator'
+import type { FaultConfig } from '../../src/simulator'
+import type { LimitSettings } from '../../src/upstream-limits'
+
+const path = '/v2/applications.json?filter[name]=checkout'
+/** One simulator for the file (building its dataset takes a second); faults cleared before each test. */
+const sim = createSimulator()
+beforeEach(() => sim.reset())
+
+function setup(
+  settings: Record<string, string> = {},
+  limits: Partial<LimitSettings> = {},
+  simulator = sim
+) {
+  let upstream429 = 0
+  let inFlight = 0
+  let peak = 0
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    peak = Math.max(peak, ++inFlight)
+    try {
+      const res = await simulator.fetch(new Request(input, init))
+      if (res.status === 429) upstream429++
+      return res
+    } finally {
+      inFlight--
+    }
+  }) as typeof globalThis.fetch
+  const app = createApp({
+    config: parseConfig({ NERDGRAPH_URL: 'http://simulator.test/graphql', ALLOW_HTTP: 'true', ...settings }),
+    fetch,
+    log: () => {},
+    limits,
+  })
+  const get = (p = path) => app.request(p, { headers: { 'X-Api-Key': DEMO_KEYS.all } })
+  const faults = async (config: FaultConfig) => {
+    const res = await simulator.fetch(
+      new Request('http://simulator.test/_sim/faults', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(config),
+      })
+    )
+    expect(res.status).toBe(200)
+  }
+  return { app, get, faults, upstream429: () => upstream429, peak: () => peak }
+}
+
+function expect429Headers(res: Response) {
+  const h = res.headers
+  expect(h.get('x-ratelimit-limit')).toBe('1000')
+  expect(h.get('x-ratelimit-remaining')).toBe('0')
+  expect(h.get('x-ratelimit-reset')).toMatch(/^\d{10}$/)
+  expect(h.get('newrelic-overloadprotection-reset')).toBe(h.get('x-ratelimit-reset'))
+  expect(h.get('x-ratelimit-docs')).toMatch(/^https:\/\/docs\.newrelic\.com\//)
+  expect(h.get('newrelic-overloadprotection-docs')).toBe(h.get('x-ratelimit-docs'))
+  expect(Number(h.get('retry-after'))).toBeGreaterThanOrEqual(1)
+  const reset = Number(h.get('x-ratelimit-reset'))
+  expect(Math.abs(reset - Date.now() / 1000)).toBeLessThan(3600)
+}
+
+describe('upstream faults injected through /_sim/faults', () => {
+  const cases: [string, FaultConfig, number][] = [
+    ['an NRDB timeout class', { errorClass: 'TIMEOUT' }, 504],
+    ['an internal server error class', { errorClass: 'INTERNAL_SERVER_ERROR' }, 502],
+    ['HTTP 500', { status: 500 }, 502],
+    ['HTTP 503 with an HTML page', { status: 503 }, 502],
+    ['an HTML body on 200', { body: 'html' }, 502],
+    ['a truncated JSON body', { body: 'truncated' }, 502],
+    ['HTTP 429', { status: 429 }, 429],
+    ['TOO_MANY_REQUESTS on 200', { errorClass: 'TOO_MANY_REQUESTS' }, 429],
+  ]
+  for (const [name, fault, status] of cases) {
+    it(`answers ${status} in v2 shape for ${name}, and 200 once it clears`, async () => {
+      const { get, faults, app } = setup()
+      await faults(fault)
+      const res = await get()
+      expect(res.status).toBe(status)
+      const body = (await res.json()) as { error: { title: string } }
+      expect(Object.keys(body)).toEqual(['error'])
+      expect(Object.keys(body.error)).toEqual(['title'])
+      expect(body.error.title).not.toMatch(/html|Internal Server Error|NRDB query duration/i)
+      if (status === 429) expect429Headers(res)
+      else expect(res.headers.get('retry-after')).toBeNull()
+      const xml = await app.request(path.replace('.json', '.xml'), {
+        headers: { 'X-Api-Key': DEMO_KEYS.all },
+      })
+      expect(xml.status).toBe(status)
+      expect(await xml.text()).toMatch(/<error_response>\n {2}<error>\n {4}<title>[^<]+<\/title>/)
+      await faults({})
+      expect((await get()).status).toBe(200)
+    })
+  }
+
+  it('answers 504 when NerdGraph is slower than UPSTREAM_TIMEOUT_MS, within the budget', async () => {
+    const { get, faults } = setup({ UPSTREAM_TIMEOUT_MS: '300' })
+    await faults({ latencyMs: 3000 })
+    const started = Date.now()
+    const res = await get()
+    expect(res.status).toBe(504)
+    expect(await res.json()).toEqual({ error: { title: 'NerdGraph did not answer in time' } })
+    expect(Date.now() - started).toBeLessThan(2500)
+  })
+
+  it('retries a read past a one-off fault and answers 200', async () => {
+    const { get, faults } = setup()
+    await faults({ status: 503, count: 1 })
+    const before = sim.stats().graphqlRequests
+    const res = await get()
+    expect(res.status).toBe(200)
+    expect(sim.stats().graphqlRequests - before).toBeGreaterThanOrEqual(2)
+  })
+})
+
+describe('a caller flooding v2bridge', () => {
+  it('gets 429 in v2 shape past the queue, NerdGraph never sees more than 25, and the app recovers', async () => {
+    // A short queue keeps the simulator's work small; the default bounds are tested in nerdgraph-client.
+    // Its own simulator: a slow request left over from another test would hold one of the 25 slots.
+    const { app, faults, get, upstream429, peak } = setup({}, { maxQueued: 10 }, createSimulator())
+    await get() // warms the per-key account list, so the flood is one search per request
+    await faults({ latencyMs: 50 })
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        app.request(`/v2/applications.json?filter[name]=flood${i}`, {
+          headers: { 'X-Api-Key': DEMO_KEYS.all },
+        })
+      )
+    )
+    const statuses = results.map((r) => r.status)
+    expect(new Set(statuses)).toEqual(new Set([200, 429]))
+    for (const res of results.filter((r) => r.status === 429)) {
+      expect429Headers(res)
+      expect(await res.json()).toEqual({ error: { title: 'Too many requests' } })
+    }
+    expect(upstream429()).toBe(0)
+    expect(peak()).toBeLessThanOrEqual(25)
+    await faults({})
+    expect((await get()).status).toBe(200)
+  })
+})
