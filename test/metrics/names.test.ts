@@ -7,7 +7,7 @@ import { createApp } from '../../src/app'
 import { parseConfig } from '../../src/config'
 import { fakeFetch } from '../helpers/fake-fetch'
 import { DEMO_KEYS, harness } from '../helpers/harness'
-import { cost, hostIdOf } from './helpers'
+import { cost, hostIdOf, instanceIdOf } from './helpers'
 
 interface NamesBody {
   metrics: { name: string; values: string[] }[]
@@ -76,6 +76,14 @@ describe('GET /applications/:id/metrics', () => {
     const otherId = await hostIdOf(get, app.id, other.host)
     const none = (await (await get(`/v2/applications/${app.id}/hosts/${otherId}/metrics.json?name=EndUser`)).json()) as NamesBody
     expect(none.metrics).toEqual([]) // EndUser rows come from the first instance only
+    const first = app.instances[0]!
+    const instanceId = await instanceIdOf(get, app.id, first.host, Number(first.instanceName.split(':')[1]))
+    const path = `/v2/applications/${app.id}/instances/${instanceId}/metrics.json?name=EndUser`
+    const spent = await cost(sim, async () => {
+      const one = (await (await get(path)).json()) as NamesBody
+      expect(one.metrics.map((m) => m.name)).toEqual(['EndUser', 'EndUser/Apdex'])
+    })
+    expect(spent.queries[0]).toContain(`instanceName = '${first.instanceName}'`)
   })
 
   it('caches names per key and application: a repeated call costs no request', async () => {
@@ -162,10 +170,8 @@ describe('paging metric names', () => {
     expect(body.metrics).toHaveLength(1000)
     const base = 'https://api.example.com/v2/applications/42/metrics.json?name=Custom'
     expect(res.headers.get('link')).toBe(
-      `<${base}&page=3>; rel="next", <${base}&page=3>; rel="last", <${base}&page=1>; rel="first", <${base}&page=2>; rel="prev"`.replace(
-        `<${base}&page=2>; rel="prev"`,
-        `<${base}&page=1>; rel="prev"`
-      )
+      `<${base}&page=3>; rel="next", <${base}&page=3>; rel="last", ` +
+        `<${base}&page=1>; rel="first", <${base}&page=1>; rel="prev"`
     )
   })
 

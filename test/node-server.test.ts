@@ -1,0 +1,60 @@
+/** v2bridge over real HTTP on loopback, in front of the simulator over real HTTP. */
+import { request } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseConfig } from '../src/config'
+import { startServer, type NodeServer } from '../src/node'
+import { DEMO_KEYS, startSimulatorServer, type SimulatorServer } from '../src/simulator'
+
+let sim: SimulatorServer
+let bridge: NodeServer
+
+beforeAll(async () => {
+  sim = await startSimulatorServer({ port: 0, hostname: '127.0.0.1' })
+  const config = parseConfig({ PORT: '0', NERDGRAPH_URL: `${sim.url}/graphql`, ALLOW_HTTP: 'true' })
+  bridge = await startServer(config, undefined, { log: () => {} })
+})
+afterAll(async () => {
+  await bridge.close()
+  await sim.close()
+})
+
+/** A GET that carries a form body, as `curl -X GET -d …` sends it (contract §1.3.2). */
+function getWithBody(path: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${bridge.url}${path}`, {
+      method: 'GET',
+      headers: {
+        'X-Api-Key': DEMO_KEYS.all,
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Content-Length': Buffer.byteLength(body),
+      },
+    })
+    req.on('response', (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+describe('the Node server', () => {
+  it('lists applications from the simulator over real sockets', async () => {
+    const res = await fetch(`${bridge.url}/v2/applications.json?filter[name]=Storefront`, {
+      headers: { 'X-Api-Key': DEMO_KEYS.all },
+    })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { applications: { name: string }[] }
+    expect(body.applications.map((a) => a.name)).toEqual(['Storefront (ruby)', 'Storefront (staging)'])
+  })
+
+  it('reads a form body sent with GET, like the curl examples of the v2 docs', async () => {
+    const res = await getWithBody('/v2/applications.json', 'filter[name]=Cart+Gateway&exclude_links=true')
+    expect(res.status).toBe(200)
+    const body = JSON.parse(res.text) as { applications: { name: string }[]; links?: unknown }
+    expect(body.applications.map((a) => a.name)).toEqual(['Cart Gateway (nodejs)', 'Cart Gateway (staging)'])
+    expect(body.links).toBeUndefined()
+  })
+})

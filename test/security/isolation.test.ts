@@ -1,0 +1,115 @@
+/**
+ * Cached answers for one key are never served to another key or to a bad key, on every GET route.
+ * The check is generic: a route's answer to key B after key A warmed every cache must equal its
+ * answer to key B from a cold process (fresh modules, so module-level caches start empty too).
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { DEMO_KEYS } from '../../src/simulator'
+
+type Modules = {
+  app: typeof import('../../src/app')
+  config: typeof import('../../src/config')
+  simulator: typeof import('../../src/simulator')
+}
+
+/** Extra query parameters a route needs to return data rather than 422. */
+const extraQuery: Record<string, string> = {
+  '/v2/applications/:id/metrics/data': 'names[]=HttpDispatcher&values[]=call_count',
+  '/v2/applications/:id/hosts/:hostId/metrics/data': 'names[]=HttpDispatcher&values[]=call_count',
+  '/v2/applications/:id/instances/:instanceId/metrics/data':
+    'names[]=HttpDispatcher&values[]=call_count',
+}
+
+const badKey = 'NRAK-DEMO9999999999999999999999'
+
+async function freshProcess(): Promise<Modules> {
+  vi.resetModules()
+  return {
+    app: await import('../../src/app'),
+    config: await import('../../src/config'),
+    simulator: await import('../../src/simulator'),
+  }
+}
+
+function bridge(m: Modules) {
+  const sim = m.simulator.createSimulator()
+  const app = m.app.createApp({
+    config: m.config.parseConfig({ NERDGRAPH_URL: 'http://simulator.test/graphql', ALLOW_HTTP: 'true' }),
+    fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
+      sim.fetch(new Request(input, init))) as typeof fetch,
+  })
+  const get = async (path: string, key: string) => {
+    const res = await app.request(path, { headers: { 'X-Api-Key': key } })
+    return { status: res.status, body: await res.text() }
+  }
+  return { sim, app, get }
+}
+
+describe('isolation of cached answers between keys', () => {
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date('2026-03-02T10:15:30Z'))
+  })
+  afterAll(() => vi.useRealTimers())
+
+  it('never serves key A’s cached answers to key B or to a bad key, on every GET route', async () => {
+    const warm = bridge(await freshProcess())
+    const prodApp = warm.sim.dataset
+      .applications(1000001)
+      .find((a) => warm.sim.dataset.hosts(a.id).length > 0)!
+    const routes = warm.app.routes.filter((r) => r.method === 'GET' && r.path.startsWith('/v2/'))
+    expect(routes.length).toBeGreaterThan(0)
+
+    /** A concrete path for a route: `:id` is a production app; other IDs come from key A's lists. */
+    const concrete = async (pattern: string): Promise<string> => {
+      let path = ''
+      for (const segment of pattern.split('/').slice(1)) {
+        if (!segment.startsWith(':')) {
+          path += `/${segment}`
+          continue
+        }
+        if (segment === ':id') {
+          path += `/${prodApp.id}`
+          continue
+        }
+        const list = await warm.get(`${path}.json`, DEMO_KEYS.all)
+        const body = JSON.parse(list.body) as Record<string, { id: number }[]>
+        const first = Object.values(body).find(Array.isArray)?.[0]
+        expect(first, `no item to fill ${segment} in ${pattern}`).toBeDefined()
+        path += `/${first!.id}`
+      }
+      const extra = extraQuery[pattern.replace(/\{[^}]*\}/g, '')]
+      return `${path}.json${extra ? `?${extra}` : ''}`
+    }
+
+    const paths: string[] = []
+    for (const route of routes) paths.push(await concrete(route.path))
+    const listPaths = new Set(routes.filter((r) => !r.path.includes(':id')).map((r) => `${r.path}.json`))
+
+    const warmA = new Map<string, { status: number; body: string }>()
+    for (const path of paths) warmA.set(path, await warm.get(path, DEMO_KEYS.all))
+    for (const path of paths) warmA.set(path, await warm.get(path, DEMO_KEYS.all)) // served from cache
+    const warmB = new Map<string, { status: number; body: string }>()
+    for (const path of paths) warmB.set(path, await warm.get(path, DEMO_KEYS.one))
+    for (const path of paths) {
+      const bad = await warm.get(path, badKey)
+      expect(bad, path).toEqual({ status: 401, body: '{"error":{"title":"Invalid API Key"}}' })
+    }
+
+    const cold = bridge(await freshProcess())
+    for (const path of paths) {
+      expect(warmA.get(path)!.status, `key A should see ${path}`).toBe(200)
+      const coldB = await cold.get(path, DEMO_KEYS.one)
+      expect(warmB.get(path), path).toEqual(coldB)
+      if (listPaths.has(path)) {
+        const items = Object.values(JSON.parse(coldB.body) as object).find(Array.isArray) as {
+          id: number
+        }[]
+        expect(items.length).toBeGreaterThan(0)
+        for (const item of items) expect(cold.sim.dataset.application(item.id)?.accountId).toBe(1000002)
+      } else {
+        expect(coldB.status, `key B must not see production app ${path}`).toBe(404)
+      }
+    }
+  })
+})
