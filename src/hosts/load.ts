@@ -6,17 +6,9 @@
 import type { Context } from 'hono'
 import { hostsDocument, type ApmApplication, type HostsData } from '../applications/documents'
 import { summaryWindow } from '../applications/browser'
+import { loadApplication } from '../applications/load'
 import type { Env } from '../env'
-import { V2Error, titles } from '../errors'
-import { forbiddenAsNotFound, pathId, resolveApplication } from '../resolve'
-import {
-  membersNrql,
-  membershipWindow,
-  rememberTopology,
-  topologyFrom,
-  type MemberRow,
-  type Topology,
-} from '../topology'
+import type { Topology } from '../topology'
 import { instanceSummaryNrql, sumsByInstance, type Sums } from './summary'
 
 export interface HostsView {
@@ -26,21 +18,12 @@ export interface HostsView {
 }
 
 export async function loadHostsView(c: Context<Env>): Promise<HostsView> {
-  const resolved = await resolveApplication(c, pathId(c.req.param('id'), titles.noApplication))
-  const now = Date.now()
-  const { data } = await forbiddenAsNotFound(
-    c.get('nerdgraph').query<HostsData>(hostsDocument, {
-      guid: resolved.guid,
-      accountId: resolved.accountId,
-      members: membersNrql({ guid: resolved.guid }, membershipWindow(now)),
-      summary: instanceSummaryNrql(resolved.guid, summaryWindow(now)),
-    }),
-    titles.noApplication
+  const { data, entity, topology } = await loadApplication<HostsData>(
+    c,
+    hostsDocument,
+    (app, now) => ({
+      summary: instanceSummaryNrql(app.guid, summaryWindow(now)),
+    })
   )
-  const app = data.actor.entity
-  if (!app || app.applicationId !== resolved.appId) throw new V2Error(404, titles.noApplication)
-  const rows = (data.actor.account?.members?.results ?? []) as MemberRow[]
-  const topology = topologyFrom(resolved.appId, rows)
-  rememberTopology(c, resolved.appId, topology)
-  return { app, topology, sums: sumsByInstance(data.actor.account?.summary?.results ?? []) }
+  return { app: entity, topology, sums: sumsByInstance(data.actor.account?.summary?.results ?? []) }
 }
