@@ -41,7 +41,7 @@ const wholeMinutes = z
   .positive()
   .refine((s) => s % minute === 0, 'a whole number of minutes')
 
-const GranularitySchema = z
+export const GranularitySchema = z
   .array(
     z.strictObject({
       upTo: z.union([z.number().positive(), z.custom<number>((v) => v === Infinity)]),

@@ -154,7 +154,7 @@ export type FamilyName = (typeof metricFamilies)[number]['family']
 
 const valueName = z.string().refine((n) => Object.hasOwn(valueTypes, n), 'a known value type')
 
-const FamiliesSchema = z
+export const FamiliesSchema = z
   .array(
     z.strictObject({
       family: z.string().min(1),
@@ -168,8 +168,12 @@ const FamiliesSchema = z
   .refine((rows) => new Set(rows.map((r) => r.family)).size === rows.length, 'unique families')
   .refine((rows) => rows.at(-1)?.prefixes.includes(''), 'the last family matches every name')
   .refine(
-    (rows) => rows.every((r) => new Set([...r.values, ...(r.alsoAccepts ?? [])]).size ===
-      r.values.length + (r.alsoAccepts?.length ?? 0)),
+    (rows) =>
+      rows.every(
+        (r) =>
+          new Set([...r.values, ...(r.alsoAccepts ?? [])]).size ===
+          r.values.length + (r.alsoAccepts?.length ?? 0)
+      ),
     'no value is listed twice in a family'
   )
 

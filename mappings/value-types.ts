@@ -74,7 +74,10 @@ export const valueTypes = {
   average_value: { nrql: `average(${v})` }, // D-nrql, seconds (contract §2.5)
   total_call_time_per_minute: { nrql: perMinute(`sum(${v})`) }, // D-nrql, s/min
   requests_per_minute: { nrql: perMinute(`count(${v})`) }, // D-nrql
-  standard_deviation: { inputs: ['count', 'total', 'sumOfSquares'], formula: 'standardDeviationMs' },
+  standard_deviation: {
+    inputs: ['count', 'total', 'sumOfSquares'],
+    formula: 'standardDeviationMs',
+  },
   average_call_time: { nrql: ms(`average(${v})`), inNames: false }, // D-nrql; data only (contract §3.3)
 
   // Other generic values (nerdgraph.md §3.2).
@@ -121,7 +124,9 @@ export const valueTypes = {
   // (server) time (nerdgraph.md §3.3, D-nrql EndUser table).
   average_network_time: {
     // D-nrql has no × 1000, but D-browser: "This time is returned in milliseconds".
-    nrql: ms(`(sum(${v}) - ${nrqlInputs.totalExclusive} - ${nrqlInputs.sumOfSquares}) / count(${v})`),
+    nrql: ms(
+      `(sum(${v}) - ${nrqlInputs.totalExclusive} - ${nrqlInputs.sumOfSquares}) / count(${v})`
+    ),
   },
   average_fe_response_time: { nrql: ms(`${nrqlInputs.totalExclusive} / count(${v})`) }, // D-nrql
   average_be_response_time: {
@@ -132,7 +137,9 @@ export const valueTypes = {
   },
   network_time_percentage: {
     // D-nrql omits the × 100 that its fe_time_percentage has; v2 percentages are % (contract §2.5).
-    nrql: percentOfTime(`sum(${part('total')} - ${part('totalExclusive')} - ${part('sumOfSquares')})`),
+    nrql: percentOfTime(
+      `sum(${part('total')} - ${part('totalExclusive')} - ${part('sumOfSquares')})`
+    ),
   },
   total_fe_time: { nrql: nrqlInputs.totalExclusive }, // D-nrql, s
   fe_time_percentage: { nrql: percentOfTime(nrqlInputs.totalExclusive) }, // D-nrql
@@ -156,7 +163,9 @@ export type ValueType = keyof typeof valueTypes
 
 /** CPU/User Time `percent` = 100 × CPU seconds / seconds of the slice (nerdgraph.md §3.2 note,
  * D-hostex). Across several instances the percentages add up, as `top` shows them. */
-export const cpuTimePercent = { nrql: percentOfTime(`sum(${v})`) } as const satisfies ValueDefinition
+export const cpuTimePercent = {
+  nrql: percentOfTime(`sum(${v})`),
+} as const satisfies ValueDefinition
 
 /** Apdex `count` = s + t + f (nerdgraph.md §3.3), not the generic `count(v)` (which is only s). */
 export const apdexCount = {

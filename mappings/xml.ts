@@ -49,4 +49,5 @@ export const integerFields = new Set([
   's',
   't',
   'f',
+  'launch_count', // metric value counts (mappings/value-types.ts `count: true`)
 ])

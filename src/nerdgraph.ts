@@ -7,30 +7,26 @@
  * (mappings/partial-errors.ts).
  */
 import { ClientError, GraphQLClient } from 'graphql-request'
+import { partialErrorPolicyFor, type PartialErrorPolicy } from '../mappings/partial-errors'
+import { tooManyRequests } from './errors'
 import {
-  partialErrorPolicyFor,
-  wholeRequestClasses,
-  type PartialErrorPolicy,
-} from '../mappings/partial-errors'
-import { retryPolicies, systemClock, UpstreamFault, withRetry, type RetryClock } from './retry'
-import type { RetryPolicyName } from './retry'
+  retryPolicies,
+  systemClock,
+  UpstreamFault,
+  withRetry,
+  type RetryClock,
+  type RetryPolicyName,
+} from './retry'
 import {
-  errorClassOf,
-  graphqlFault,
   httpFault,
+  settle,
   transportFault,
   type GraphQLErrorLike,
+  type NerdGraphResult,
 } from './upstream-fault'
 import { createUpstreamLimits, OverloadError, type UpstreamLimits } from './upstream-limits'
-import { tooManyRequests } from './errors'
 
-export type { GraphQLErrorLike }
-
-export interface NerdGraphResult<T> {
-  data: T
-  /** Field errors kept under the `tolerate` policy (never under `fail`); deprecation notices dropped. */
-  errors: GraphQLErrorLike[]
-}
+export type { GraphQLErrorLike, NerdGraphResult }
 
 export interface QueryOptions {
   /** Default: `read` for `query` documents, `write` for `mutation` documents. */
@@ -154,24 +150,6 @@ interface Body {
 
 class FetchFailed extends Error {
   override name = 'FetchFailed'
-}
-
-const isDeprecationNotice = (e: GraphQLErrorLike) =>
-  typeof e.message === 'string' && e.message.startsWith('This field is deprecated!')
-
-/** Applies the partial-errors policy to one GraphQL result. */
-function settle<T>(
-  data: T | null | undefined,
-  all: GraphQLErrorLike[],
-  partial: PartialErrorPolicy
-): NerdGraphResult<T> {
-  const errors = all.filter((e) => !isDeprecationNotice(e))
-  if (data == null) throw errors.length ? graphqlFault(errors) : transportFault('badBody')
-  const fatal = errors.filter(
-    (e) => partial === 'fail' || !e.path?.length || wholeRequestClasses.has(errorClassOf(e))
-  )
-  if (fatal.length) throw graphqlFault(fatal)
-  return { data, errors }
 }
 
 function toFault(err: unknown): unknown {

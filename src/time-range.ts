@@ -107,8 +107,10 @@ export function resolveTimeRange(input: TimeInput, now: number): TimeRange {
     from: input.from?.trim() ? parseTime(input.from, 'from') : undefined,
     to: input.to?.trim() ? parseTime(input.to, 'to') : undefined,
   }
-  const to = truncateSeconds(given.to ?? now)
-  const from = truncateSeconds(given.from ?? to - defaultRangeMs)
+  // NRQL takes SINCE/UNTIL as epoch ms ≥ 0 and NRDB holds nothing older: a range reaching before
+  // 1970-01-01 starts there (a wholly older one is then shorter than 60 s: 422).
+  const to = Math.max(0, truncateSeconds(given.to ?? now))
+  const from = Math.max(0, truncateSeconds(given.from ?? to - defaultRangeMs))
   if (from > to) throw new V2Error(422, timeTitles.order)
   if (to - from < minimumSliceSeconds * second) throw new V2Error(422, timeTitles.tooShort)
   const { sliceMs, maxSlices } = sliceLength(from, to, now, input.period)
@@ -150,7 +152,7 @@ export function grid(from: number, to: number, sliceMs: number, maxSlices = maxB
   const end = floorMinute(to)
   if (sliceMs === minute) {
     const start = from % minute === 0 ? from : floorMinute(from) - lagMs
-    return { start: Math.max(start, end - maxSlices * minute), end, sliceMs }
+    return { start: Math.max(0, start, end - maxSlices * minute), end, sliceMs }
   }
   const whole = Math.min(maxSlices, Math.floor((end - from) / sliceMs))
   if (whole < 1) return { start: floorMinute(from), end, sliceMs: end - floorMinute(from) }

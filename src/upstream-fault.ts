@@ -1,8 +1,10 @@
 /**
  * @module upstream-fault
- * Classifies what one NerdGraph attempt returned into an `UpstreamFault`: the retry kind and the v2
- * error to answer (mappings/upstream-errors.ts). Nothing NerdGraph said is copied into a title.
+ * Classifies what one NerdGraph attempt returned: a result, judged by the partial-errors policy
+ * (mappings/partial-errors.ts), or an `UpstreamFault` with the retry kind and the v2 error to answer
+ * (mappings/upstream-errors.ts). Nothing NerdGraph said is copied into a title.
  */
+import { wholeRequestClasses, type PartialErrorPolicy } from '../mappings/partial-errors'
 import { errorClassStatus, transportStatus, type UpstreamStatus } from '../mappings/upstream-errors'
 import { V2Error, titles, tooManyRequests } from './errors'
 import { UpstreamFault } from './retry'
@@ -11,6 +13,12 @@ export interface GraphQLErrorLike {
   message: string
   path?: readonly (string | number)[]
   extensions?: Record<string, unknown>
+}
+
+export interface NerdGraphResult<T> {
+  data: T
+  /** Field errors kept under the `tolerate` policy (never under `fail`); deprecation notices dropped. */
+  errors: GraphQLErrorLike[]
 }
 
 /** The class NerdGraph gave an error (`errorClass`, `error_code` or `code`), or ''. */
@@ -73,4 +81,22 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
     ? Number(value)
     : Math.ceil((Date.parse(value) - now) / 1000)
   return Number.isFinite(seconds) ? Math.min(3600, Math.max(1, seconds)) : undefined
+}
+
+const isDeprecationNotice = (e: GraphQLErrorLike) =>
+  typeof e.message === 'string' && e.message.startsWith('This field is deprecated!')
+
+/** Applies the partial-errors policy to one GraphQL result. */
+export function settle<T>(
+  data: T | null | undefined,
+  all: GraphQLErrorLike[],
+  partial: PartialErrorPolicy
+): NerdGraphResult<T> {
+  const errors = all.filter((e) => !isDeprecationNotice(e))
+  if (data == null) throw errors.length ? graphqlFault(errors) : transportFault('badBody')
+  const fatal = errors.filter(
+    (e) => partial === 'fail' || !e.path?.length || wholeRequestClasses.has(errorClassOf(e))
+  )
+  if (fatal.length) throw graphqlFault(fatal)
+  return { data, errors }
 }

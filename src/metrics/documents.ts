@@ -7,7 +7,10 @@
  */
 import { gql } from 'graphql-request'
 
-export { nrqlDocument as metricNamesDocument, type NrqlData as MetricNamesData } from '../nrql-document'
+export {
+  nrqlDocument as metricNamesDocument,
+  type NrqlData as MetricNamesData,
+} from '../nrql-document'
 
 /** `timeout: 30` stays inside NerdGraph's 5–120 s clamp (nerdgraph.md §4). */
 function build(aliases: number): string {

@@ -39,7 +39,9 @@ export async function listMetricNames(
 export function namesFrom(data: MetricNamesData, filter: string | undefined): string[] {
   const list = data.actor.account?.nrql?.results[0]?.['names']
   const names = Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : []
-  return names.filter((n) => !filter || n.includes(filter)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  return names
+    .filter((n) => !filter || n.includes(filter))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
 }
 
 /**

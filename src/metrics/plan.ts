@@ -8,7 +8,12 @@
  * splits it per metric, `TIMESERIES` per slice. Over 2000 names (the FACET cap) the names are split
  * into aliases of the same document, so a call is still one request (nerdgraph.md §1.6).
  */
-import { nrqlInputs, type FormulaName, type InputName, type ValueType } from '../../mappings/value-types'
+import {
+  nrqlInputs,
+  type FormulaName,
+  type InputName,
+  type ValueType,
+} from '../../mappings/value-types'
 import { quote, quoteList } from '../nrql'
 import type { TimeRange } from '../time-range'
 import { metricDataDocument, metricNamesDocument } from './documents'
@@ -34,7 +39,12 @@ export interface MetricDataRequest {
 /** How one v2 value is read from a result row. */
 export type ValueRead =
   | { value: ValueType; count: boolean; alias: string }
-  | { value: ValueType; count: boolean; formula: FormulaName; inputs: Partial<Record<InputName, string>> }
+  | {
+      value: ValueType
+      count: boolean
+      formula: FormulaName
+      inputs: Partial<Record<InputName, string>>
+    }
 
 export interface MetricDataPlan {
   document: string
@@ -72,7 +82,10 @@ export function planMetricData(
   const nrql = chunks.map((names) => metricDataNrql(select.items(), names, scope, request.range))
   return {
     document: metricDataDocument(nrql.length),
-    variables: { accountId: scope.accountId, ...Object.fromEntries(nrql.map((q, i) => [`q${i}`, q])) },
+    variables: {
+      accountId: scope.accountId,
+      ...Object.fromEntries(nrql.map((q, i) => [`q${i}`, q])),
+    },
     nrql,
     metrics,
     range: request.range,
@@ -88,7 +101,9 @@ export function explainMetricData(request: MetricDataRequest, scope: MetricScope
 
 function metricDataNrql(items: string[], names: string[], scope: MetricScope, range: TimeRange) {
   const minutes = range.sliceMs / 60_000
-  const series = range.summarize ? '' : ` TIMESERIES ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`
+  const series = range.summarize
+    ? ''
+    : ` TIMESERIES ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`
   return (
     `SELECT ${items.join(', ')} FROM Metric WHERE ${scopeWhere(scope)} AND ` +
     // Unscoped rollups only: the scoped copies of Datastore/External rows would count calls twice

@@ -20,10 +20,19 @@ export const requestTitles = {
  * (reliquary) split; duplicates dropped, request order kept. `values[]` may be comma-joined.
  */
 export function metricDataRequest(params: V2Params, now: number): MetricDataRequest {
-  const names = unique(params.list('names').flatMap((n) => n.split(/\r?\n/)).filter((n) => n !== ''))
+  const names = unique(
+    params
+      .list('names')
+      .flatMap((n) => n.split(/\r?\n/))
+      .filter((n) => n !== '')
+  )
   if (names.length === 0) throw new V2Error(422, requestTitles.noNames)
-  const values = unique(params.list('values').flatMap((v) => v.split(',')).map((v) => v.trim()))
-    .filter((v) => v !== '')
+  const values = unique(
+    params
+      .list('values')
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+  ).filter((v) => v !== '')
   const range = resolveTimeRange(
     {
       from: params.get('from'),

@@ -11,18 +11,25 @@ import type { MetricDataPlan, ValueRead } from './plan'
 type Row = Record<string, unknown>
 
 /** Builds `{ metric_data: { from, to, metrics_not_found, metrics_found, metrics } }` in v2's key order. */
-export function toV2MetricData(plan: MetricDataPlan, data: MetricDataData): Record<string, unknown> {
+export function toV2MetricData(
+  plan: MetricDataPlan,
+  data: MetricDataData
+): Record<string, unknown> {
   const rowsByName = groupRows(plan, data)
-  const slices = slicesOf(plan.range)
+  const slices = slicesOf(plan.range).map((s) => ({
+    from: formatTime(s.from),
+    to: formatTime(s.to),
+  }))
   const found = plan.metrics.filter((m) => rowsByName.has(m.name))
   const metrics = found.map((m) => {
     const rows = rowsByName.get(m.name)!
+    const values = compile(m.values, plan.raw)
     return {
       name: m.name,
       timeslices: slices.map((slice, i) => ({
-        from: formatTime(slice.from),
-        to: formatTime(slice.to),
-        values: valuesOf(m.values, rows[i], plan.raw),
+        from: slice.from,
+        to: slice.to,
+        values: values(rows[i]),
       })),
     }
   })
@@ -48,7 +55,8 @@ function groupRows(plan: MetricDataPlan, data: MetricDataData): Map<string, (Row
       const slots = out.get(name) ?? []
       out.set(name, slots)
       const begin = row['beginTimeSeconds']
-      const index = summarize || typeof begin !== 'number' ? 0 : Math.round((begin * 1000 - start) / sliceMs)
+      const index =
+        summarize || typeof begin !== 'number' ? 0 : Math.round((begin * 1000 - start) / sliceMs)
       if (index >= 0) slots[index] = row
     }
   })
@@ -61,22 +69,32 @@ function groupRows(plan: MetricDataPlan, data: MetricDataData): Map<string, (Row
  * to about 3 significant digits unless `raw=true` (contract §1.10).
  */
 export function valuesOf(reads: readonly ValueRead[], row: Row | undefined, raw: boolean) {
-  const values: Record<string, number> = {}
-  for (const read of reads) {
-    const v = readValue(read, row) ?? 0
-    values[read.value] = raw || read.count ? v : round3(v)
-  }
-  return values
+  return compile(reads, raw)(row)
 }
 
-function readValue(read: ValueRead, row: Row | undefined): number | null {
-  if (row === undefined) return null
-  if ('alias' in read) return numberOf(row[read.alias])
-  const inputs = { count: 0, total: 0, totalExclusive: 0, sumOfSquares: 0 } satisfies Inputs
-  for (const [input, alias] of Object.entries(read.inputs) as [InputName, string][]) {
-    inputs[input] = numberOf(row[alias]) ?? 0
+/** The readers of one metric's values, built once and applied to each of its slices. */
+function compile(reads: readonly ValueRead[], raw: boolean) {
+  const readers = reads.map((read) => {
+    const get = reader(read)
+    const exact = raw || read.count
+    return [read.value, (row: Row) => (exact ? (get(row) ?? 0) : round3(get(row) ?? 0))] as const
+  })
+  return (row: Row | undefined) => {
+    const values: Record<string, number> = {}
+    for (const [name, read] of readers) values[name] = row === undefined ? 0 : read(row)
+    return values
   }
-  return formulas[read.formula](inputs)
+}
+
+function reader(read: ValueRead): (row: Row) => number | null {
+  if ('alias' in read) return (row) => numberOf(row[read.alias])
+  const inputs = Object.entries(read.inputs) as [InputName, string][]
+  const formula = formulas[read.formula]
+  return (row) => {
+    const values: Inputs = { count: 0, total: 0, totalExclusive: 0, sumOfSquares: 0 }
+    for (const [input, alias] of inputs) values[input] = numberOf(row[alias]) ?? 0
+    return formula(values)
+  }
 }
 
 function numberOf(v: unknown): number | null {

@@ -10,7 +10,9 @@ import { cost, hostIdOf, iso, metricData, minute, minutesAgo } from './helpers'
 const appId = 9045822
 const { app, get, sim } = harness()
 const base = `/v2/applications/${appId}/metrics/data.json`
-const familyValues = (family: string) => [...metricFamilies.find((f) => f.family === family)!.values]
+const familyValues = (family: string) => [
+  ...metricFamilies.find((f) => f.family === family)!.values,
+]
 const window = () => `from=${iso(minutesAgo(40))}&to=${iso(minutesAgo(10))}`
 
 describe('GET /applications/:id/metrics/data', () => {
@@ -22,20 +24,46 @@ describe('GET /applications/:id/metrics/data', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/)
     const body = (await res.json()) as { metric_data: Record<string, unknown> }
     expect(Object.keys(body)).toEqual(['metric_data'])
-    expect(Object.keys(body.metric_data)).toEqual(['from', 'to', 'metrics_not_found', 'metrics_found', 'metrics'])
-    const metrics = body.metric_data['metrics'] as { name: string; timeslices: { values: object }[] }[]
-    const keys = (name: string) => Object.keys(metrics.find((m) => m.name === name)!.timeslices[0]!.values)
+    expect(Object.keys(body.metric_data)).toEqual([
+      'from',
+      'to',
+      'metrics_not_found',
+      'metrics_found',
+      'metrics',
+    ])
+    const metrics = body.metric_data['metrics'] as {
+      name: string
+      timeslices: { values: object }[]
+    }[]
+    const keys = (name: string) =>
+      Object.keys(metrics.find((m) => m.name === name)!.timeslices[0]!.values)
     expect(keys('HttpDispatcher')).toEqual(familyValues('timeslice'))
     expect(keys('HttpDispatcher')).toHaveLength(11) // D-extract, average_call_time last
-    expect(keys('Apdex')).toEqual(['s', 't', 'f', 'count', 'score', 'value', 'threshold', 'threshold_min'])
+    expect(keys('Apdex')).toEqual([
+      's',
+      't',
+      'f',
+      'count',
+      'score',
+      'value',
+      'threshold',
+      'threshold_min',
+    ])
     expect(keys('Errors/all')).toEqual(['error_count', 'errors_per_minute'])
-    expect(keys('Memory/Physical')).toEqual(['used_bytes_by_host', 'used_mb_by_host', 'total_used_mb'])
+    expect(keys('Memory/Physical')).toEqual([
+      'used_bytes_by_host',
+      'used_mb_by_host',
+      'total_used_mb',
+    ])
     expect(keys('CPU/User Time')).toEqual(['percent', 'average_time', 'total_time'])
     expect(keys('EndUser')).toEqual(familyValues('endUser'))
   })
 
   it('keeps request order in metrics_found and metrics, and lists names without data as not found (200)', async () => {
-    const body = await metricData(get, `${base}?names[]=Errors/all&names[]=No/Such/Metric&names[]=HttpDispatcher&${window()}`)
+    const body = await metricData(
+      get,
+      `${base}?names[]=Errors/all&names[]=No/Such/Metric&names[]=HttpDispatcher&${window()}`
+    )
     expect(body.metrics_found).toEqual(['Errors/all', 'HttpDispatcher'])
     expect(body.metrics_not_found).toEqual(['No/Such/Metric'])
     expect(body.metrics.map((m) => m.name)).toEqual(['Errors/all', 'HttpDispatcher'])
@@ -43,7 +71,11 @@ describe('GET /applications/:id/metrics/data', () => {
 
   it('answers 200 with empty lists when no name has data', async () => {
     const body = await metricData(get, `${base}?names[]=Nothing/Here&${window()}`)
-    expect(body).toMatchObject({ metrics_not_found: ['Nothing/Here'], metrics_found: [], metrics: [] })
+    expect(body).toMatchObject({
+      metrics_not_found: ['Nothing/Here'],
+      metrics_found: [],
+      metrics: [],
+    })
   })
 
   describe('names in every spelling', () => {
@@ -65,8 +97,16 @@ describe('GET /applications/:id/metrics/data', () => {
     it('reads a form body on GET (curl -X GET -d), as the Node entry passes it', async () => {
       const res = await app.request(
         base,
-        { headers: { 'X-Api-Key': DEMO_KEYS.all, 'content-type': 'application/x-www-form-urlencoded' } },
-        { readGetBody: async () => 'names[]=HttpDispatcher&names[]=CPU/User+Time&values[]=call_count' }
+        {
+          headers: {
+            'X-Api-Key': DEMO_KEYS.all,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+        },
+        {
+          readGetBody: async () =>
+            'names[]=HttpDispatcher&names[]=CPU/User+Time&values[]=call_count',
+        }
       )
       const body = (await res.json()) as { metric_data: { metrics_found: string[] } }
       expect(body.metric_data.metrics_found).toEqual(expected)
@@ -96,7 +136,7 @@ describe('GET /applications/:id/metrics/data', () => {
       expect(body.metrics_not_found).toEqual(['Custom/a,b c/d'])
     })
 
-    it("quotes names for NRQL (a quote or backslash in a name is not an NRQL error)", async () => {
+    it('quotes names for NRQL (a quote or backslash in a name is not an NRQL error)', async () => {
       const body = await metricData(get, `${base}?names[]=${encodeURIComponent("O'Brien\\x")}`)
       expect(body.metrics_not_found).toEqual(["O'Brien\\x"])
       expect(sim.stats().queries.at(-1)).toContain("'O\\'Brien\\\\x'")
@@ -114,18 +154,30 @@ describe('GET /applications/:id/metrics/data', () => {
     })
 
     it('answers each metric in family order whatever the request order', async () => {
-      const body = await metricData(get, `${base}?names[]=HttpDispatcher&values[]=call_count&values[]=average_response_time`)
-      expect(Object.keys(body.metrics[0]!.timeslices[0]!.values)).toEqual(['average_response_time', 'call_count'])
+      const body = await metricData(
+        get,
+        `${base}?names[]=HttpDispatcher&values[]=call_count&values[]=average_response_time`
+      )
+      expect(Object.keys(body.metrics[0]!.timeslices[0]!.values)).toEqual([
+        'average_response_time',
+        'call_count',
+      ])
     })
 
     it('gives {} when no requested value applies, and still tells found from not found', async () => {
-      const body = await metricData(get, `${base}?names[]=Memory/Physical&names[]=Nope&values[]=score`)
+      const body = await metricData(
+        get,
+        `${base}?names[]=Memory/Physical&names[]=Nope&values[]=score`
+      )
       expect(body.metrics_found).toEqual(['Memory/Physical'])
       expect(body.metrics[0]!.timeslices[0]!.values).toEqual({})
     })
 
     it('leaves percent out of Memory/Physical (no total memory to divide by)', async () => {
-      const body = await metricData(get, `${base}?names[]=Memory/Physical&values[]=percent&values[]=used_mb_by_host`)
+      const body = await metricData(
+        get,
+        `${base}?names[]=Memory/Physical&values[]=percent&values[]=used_mb_by_host`
+      )
       expect(Object.keys(body.metrics[0]!.timeslices[0]!.values)).toEqual(['used_mb_by_host'])
     })
   })
@@ -147,7 +199,10 @@ describe('GET /applications/:id/metrics/data', () => {
 
     it('reads from with an unencoded + (a space) and answers in UTC', async () => {
       const from = new Date(minutesAgo(40) + 2 * 3_600_000).toISOString().slice(0, 19) // local +02:00
-      const body = await metricData(get, `${base}?names[]=HttpDispatcher&from=${from}+02:00&summarize=true`)
+      const body = await metricData(
+        get,
+        `${base}?names[]=HttpDispatcher&from=${from}+02:00&summarize=true`
+      )
       expect(body.from).toBe(iso(minutesAgo(40)))
     })
 
@@ -180,7 +235,10 @@ describe('GET /applications/:id/metrics/data', () => {
       ['from=yesterday', "Invalid 'from' time"],
       ['to=2026-13-01T00:00:00Z', "Invalid 'to' time"],
       ['from=2026-01-01T00:10:00Z&to=2026-01-01T00:00:00Z', "'from' must be before 'to'"],
-      ['from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:59Z', 'The time range must be at least 60 seconds'],
+      [
+        'from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:59Z',
+        'The time range must be at least 60 seconds',
+      ],
     ]
     for (const [query, title] of rejected) {
       it(`answers 422 "${title}" for ${query} without an upstream request`, async () => {
@@ -199,7 +257,9 @@ describe('GET /applications/:id/metrics/data', () => {
       for (const query of ['', '?names[]=', '?values[]=call_count']) {
         const res = await get(`${base}${query}`)
         expect(res.status).toBe(422)
-        expect(await res.json()).toEqual({ error: { title: 'No metric names given: names[] is required' } })
+        expect(await res.json()).toEqual({
+          error: { title: 'No metric names given: names[] is required' },
+        })
       }
     })
     expect(spent.requests).toBe(0)
@@ -207,10 +267,22 @@ describe('GET /applications/:id/metrics/data', () => {
 
   it('answers 404 in v2 shape for an unknown application, host or instance', async () => {
     const cases: [string, string][] = [
-      ['/v2/applications/1/metrics/data.json?names[]=Apdex', 'No Application found with the given ID'],
-      [`/v2/applications/${appId}/hosts/123/metrics/data.json?names[]=Apdex`, 'No Application Host found with the given ID'],
-      [`/v2/applications/${appId}/instances/123/metrics/data.json?names[]=Apdex`, 'No Application Instance found with the given ID'],
-      [`/v2/applications/${appId}/hosts/x/metrics/data.json?names[]=Apdex`, 'No Application Host found with the given ID'],
+      [
+        '/v2/applications/1/metrics/data.json?names[]=Apdex',
+        'No Application found with the given ID',
+      ],
+      [
+        `/v2/applications/${appId}/hosts/123/metrics/data.json?names[]=Apdex`,
+        'No Application Host found with the given ID',
+      ],
+      [
+        `/v2/applications/${appId}/instances/123/metrics/data.json?names[]=Apdex`,
+        'No Application Instance found with the given ID',
+      ],
+      [
+        `/v2/applications/${appId}/hosts/x/metrics/data.json?names[]=Apdex`,
+        'No Application Host found with the given ID',
+      ],
     ]
     for (const [path, title] of cases) {
       const res = await get(path)
@@ -235,7 +307,9 @@ describe('GET /applications/:id/metrics/data', () => {
 
     it('costs one request from the first call when the account is pinned', async () => {
       const spent = await cost(sim, () =>
-        metricData(get, `${base}?names[]=HttpDispatcher`, { headers: { 'X-Account-Id': '1000001' } })
+        metricData(get, `${base}?names[]=HttpDispatcher`, {
+          headers: { 'X-Account-Id': '1000001' },
+        })
       )
       expect(spent.requests).toBe(1)
     })
@@ -257,7 +331,9 @@ describe('GET /applications/:id/metrics/data', () => {
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: `${many}&names[]=HttpDispatcher&values[]=call_count`,
         })
-        const body = (await res.json()) as { metric_data: { metrics_found: string[]; metrics_not_found: string[] } }
+        const body = (await res.json()) as {
+          metric_data: { metrics_found: string[]; metrics_not_found: string[] }
+        }
         expect(body.metric_data.metrics_found).toEqual(['HttpDispatcher'])
         expect(body.metric_data.metrics_not_found).toHaveLength(2001)
       })

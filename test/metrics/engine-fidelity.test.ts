@@ -74,7 +74,13 @@ function syntheticRows(): MetricRow[] {
           rows.push({ ...base, timestamp: t, metricTimesliceName: name, scope: null, value })
           // A scoped copy that must not be counted (nerdgraph.md §3.1).
           if (name.startsWith('Datastore/')) {
-            rows.push({ ...base, timestamp: t, metricTimesliceName: name, scope: 'WebTransaction/x', value })
+            rows.push({
+              ...base,
+              timestamp: t,
+              metricTimesliceName: name,
+              scope: 'WebTransaction/x',
+              value,
+            })
           }
         }
       }
@@ -98,10 +104,19 @@ function rawRows(name: string, scope: MetricScope): RawRow[] {
         r.scope === null &&
         (scope.host === undefined || r.host === scope.host)
     )
-    .map((r) => ({ timestamp: r.timestamp, host: r.host, instanceName: r.instanceName, ...r.value }))
+    .map((r) => ({
+      timestamp: r.timestamp,
+      host: r.host,
+      instanceName: r.instanceName,
+      ...r.value,
+    }))
 }
 
-function run(scope: MetricScope, names: string[], time: { from: string; to: string; summarize: boolean; period?: string }) {
+function run(
+  scope: MetricScope,
+  names: string[],
+  time: { from: string; to: string; summarize: boolean; period?: string }
+) {
   const range = resolveTimeRange(time, now)
   const plan = planMetricData({ names, values: everyValue, range, raw: true }, scope)
   const account = Object.fromEntries(
@@ -113,13 +128,30 @@ function run(scope: MetricScope, names: string[], time: { from: string; to: stri
 
 interface MetricData {
   metrics_found: string[]
-  metrics: { name: string; timeslices: { from: string; to: string; values: Record<string, number> }[] }[]
+  metrics: {
+    name: string
+    timeslices: { from: string; to: string; values: Record<string, number> }[]
+  }[]
 }
 
 const windows = [
-  { label: 'series, 1-minute slices', time: { from: '2026-01-15T10:00:00Z', to: '2026-01-15T11:00:00Z', summarize: false } },
-  { label: 'series, period=600', time: { from: '2026-01-15T08:00:00Z', to: '2026-01-15T11:00:00Z', summarize: false, period: '600' } },
-  { label: 'summarized', time: { from: '2026-01-15T09:13:20Z', to: '2026-01-15T11:47:00Z', summarize: true } },
+  {
+    label: 'series, 1-minute slices',
+    time: { from: '2026-01-15T10:00:00Z', to: '2026-01-15T11:00:00Z', summarize: false },
+  },
+  {
+    label: 'series, period=600',
+    time: {
+      from: '2026-01-15T08:00:00Z',
+      to: '2026-01-15T11:00:00Z',
+      summarize: false,
+      period: '600',
+    },
+  },
+  {
+    label: 'summarized',
+    time: { from: '2026-01-15T09:13:20Z', to: '2026-01-15T11:47:00Z', summarize: true },
+  },
 ]
 const scopes: [string, MetricScope][] = [
   ['application', { accountId, guid }],
@@ -148,7 +180,12 @@ describe('value fidelity over the NRQL engine, every family', () => {
               expect(ts.from).toBe(new Date(slice.from).toISOString().replace('.000Z', '+00:00'))
               const inSlice = all.filter((r) => r.timestamp >= slice.from && r.timestamp < slice.to)
               const seconds = (slice.to - slice.from) / 1000
-              const expected = expectedValues(family.family, Object.keys(ts.values), inSlice, seconds)
+              const expected = expectedValues(
+                family.family,
+                Object.keys(ts.values),
+                inSlice,
+                seconds
+              )
               for (const [value, want] of Object.entries(expected)) {
                 const got = ts.values[value]!
                 if (!close(got, want)) {

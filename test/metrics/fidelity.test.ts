@@ -40,7 +40,9 @@ const names = [
   'CPU/User Time',
   'EndUser',
 ]
-const everyValue = Object.keys(valueTypes).map((v) => `values[]=${v}`).join('&')
+const everyValue = Object.keys(valueTypes)
+  .map((v) => `values[]=${v}`)
+  .join('&')
 
 interface Scope {
   label: string
@@ -51,7 +53,11 @@ interface Scope {
 
 const scopes: Scope[] = [
   { label: 'application', path: () => `/v2/applications/${appId}` },
-  { label: 'host', path: () => `/v2/applications/${appId}/hosts/${ids.host}`, host: firstInstance.host },
+  {
+    label: 'host',
+    path: () => `/v2/applications/${appId}/hosts/${ids.host}`,
+    host: firstInstance.host,
+  },
 ]
 const ids = { host: 0 }
 
@@ -71,7 +77,10 @@ const windows = [
     query: () => ({ from: minutesAgo(40) + 17_000, to: minutesAgo(10) + 5_000, summarize: true }),
     // contract §2.5: unaligned from → floor(from) − 3 min; the slice ends at floor(to).
     slices: (q: { from: number; to: number }) => [
-      { from: Math.floor(q.from / minute) * minute - 3 * minute, to: Math.floor(q.to / minute) * minute },
+      {
+        from: Math.floor(q.from / minute) * minute - 3 * minute,
+        to: Math.floor(q.to / minute) * minute,
+      },
     ],
   },
 ]
@@ -82,7 +91,11 @@ function grid(from: number, to: number, step: number) {
   return out
 }
 
-async function compare(body: V2MetricData, slices: { from: number; to: number }[], scope: Omit<Scope, 'path' | 'label'>) {
+async function compare(
+  body: V2MetricData,
+  slices: { from: number; to: number }[],
+  scope: Omit<Scope, 'path' | 'label'>
+) {
   expect(body.metrics_found).toEqual(names)
   let compared = 0
   for (const metric of body.metrics) {
@@ -95,14 +108,22 @@ async function compare(body: V2MetricData, slices: { from: number; to: number }[
       ...(scope.host ? { host: scope.host } : {}),
       ...(scope.instanceName ? { instanceName: scope.instanceName } : {}),
     })
-    expect(metric.timeslices.map((t) => [t.from, t.to])).toEqual(slices.map((s) => [iso(s.from), iso(s.to)]))
+    expect(metric.timeslices.map((t) => [t.from, t.to])).toEqual(
+      slices.map((s) => [iso(s.from), iso(s.to)])
+    )
     metric.timeslices.forEach((ts, i) => {
       const slice = slices[i]!
       const rows = all.filter((r) => r.timestamp >= slice.from && r.timestamp < slice.to)
-      const want = expectedValues(family, Object.keys(ts.values), rows, (slice.to - slice.from) / 1000)
+      const want = expectedValues(
+        family,
+        Object.keys(ts.values),
+        rows,
+        (slice.to - slice.from) / 1000
+      )
       for (const [value, expected] of Object.entries(want)) {
         const got = ts.values[value]!
-        if (!close(got, expected)) expect.fail(`${metric.name} ${value} slice ${ts.from}: got ${got}, want ${expected}`)
+        if (!close(got, expected))
+          expect.fail(`${metric.name} ${value} slice ${ts.from}: got ${got}, want ${expected}`)
         compared++
       }
     })
@@ -131,7 +152,9 @@ describe('fidelity of every value type against /_sim/timeslices', () => {
   }
 
   it('matches at instance scope (one agent instance of a host with several)', async () => {
-    const instance = app.instances.find((i) => i.host === firstInstance.host && i !== firstInstance)!
+    const instance = app.instances.find(
+      (i) => i.host === firstInstance.host && i !== firstInstance
+    )!
     const port = Number(instance.instanceName.split(':')[1])
     const instanceId = await instanceIdOf(get, appId, instance.host, port)
     const w = windows[2]!
@@ -141,7 +164,12 @@ describe('fidelity of every value type against /_sim/timeslices', () => {
       `/v2/applications/${appId}/instances/${instanceId}/metrics/data.json?names[]=HttpDispatcher&names[]=Memory/Physical&names[]=CPU/User Time&names[]=Apdex&raw=true&summarize=true&from=${iso(q.from)}&to=${iso(q.to)}`
     )
     expect(app.instances.filter((i) => i.host === instance.host).length).toBeGreaterThan(1)
-    expect(body.metrics_found).toEqual(['HttpDispatcher', 'Memory/Physical', 'CPU/User Time', 'Apdex'])
+    expect(body.metrics_found).toEqual([
+      'HttpDispatcher',
+      'Memory/Physical',
+      'CPU/User Time',
+      'Apdex',
+    ])
     const slices = w.slices(q)
     for (const metric of body.metrics) {
       const all = await groundTruth(sim, {
@@ -155,7 +183,8 @@ describe('fidelity of every value type against /_sim/timeslices', () => {
       const values = metric.timeslices[0]!.values
       const seconds = (slices[0]!.to - slices[0]!.from) / 1000
       const want = expectedValues(familyOf(metric.name).family, Object.keys(values), all, seconds)
-      for (const [k, v] of Object.entries(want)) expect(close(values[k]!, v), `${metric.name} ${k}`).toBe(true)
+      for (const [k, v] of Object.entries(want))
+        expect(close(values[k]!, v), `${metric.name} ${k}`).toBe(true)
     }
   })
 })

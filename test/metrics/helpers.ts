@@ -43,7 +43,9 @@ export async function hostIdOf(get: Harness['get'], appId: number, hostName: str
 /** The v2 instance ID of the agent instance `host:port`, as a client finds it: from instances.json. */
 export async function instanceIdOf(get: Harness['get'], appId: number, host: string, port: number) {
   const res = await get(`/v2/applications/${appId}/instances.json`)
-  const body = (await res.json()) as { application_instances: { id: number; host: string; port: number }[] }
+  const body = (await res.json()) as {
+    application_instances: { id: number; host: string; port: number }[]
+  }
   const hit = body.application_instances.find((i) => i.host === host && i.port === port)
   if (!hit) throw new Error(`instance ${host}:${port} not listed for ${appId}`)
   return hit.id
@@ -54,7 +56,10 @@ export interface V2MetricData {
   to: string
   metrics_not_found: string[]
   metrics_found: string[]
-  metrics: { name: string; timeslices: { from: string; to: string; values: Record<string, number> }[] }[]
+  metrics: {
+    name: string
+    timeslices: { from: string; to: string; values: Record<string, number> }[]
+  }[]
 }
 
 export async function metricData(get: Harness['get'], path: string, init?: RequestInit) {
@@ -65,7 +70,7 @@ export async function metricData(get: Harness['get'], path: string, init?: Reque
 }
 
 /** Upstream GraphQL requests and NRQL queries made by `action`. */
-export async function cost(sim: Harness['sim'], action: () => Promise<unknown>) {
+export async function cost(sim: Harness['sim'], action: () => unknown) {
   const before = sim.stats()
   await action()
   const after = sim.stats()

@@ -37,32 +37,55 @@ describe('GET /applications/:id/metrics', () => {
       'requests_per_minute',
       'standard_deviation',
     ])
-    expect(values('Apdex')).toEqual(['s', 't', 'f', 'count', 'score', 'value', 'threshold', 'threshold_min'])
+    expect(values('Apdex')).toEqual([
+      's',
+      't',
+      'f',
+      'count',
+      'score',
+      'value',
+      'threshold',
+      'threshold_min',
+    ])
     expect(values('EndUser/Apdex')).toEqual(values('Apdex'))
-    expect(values('Memory/Physical')).toEqual(['used_bytes_by_host', 'used_mb_by_host', 'total_used_mb'])
+    expect(values('Memory/Physical')).toEqual([
+      'used_bytes_by_host',
+      'used_mb_by_host',
+      'total_used_mb',
+    ])
     expect(values('CPU/User Time')).toEqual(['percent', 'average_time', 'total_time'])
     expect(values('Errors/all')).toEqual(['error_count', 'errors_per_minute'])
   })
 
   it('filters by a case-sensitive plain substring, applied upstream', async () => {
     const spent = await cost(sim, async () => {
-      const body = (await (await get('/v2/applications/9045822/metrics.json?name=Datastore/')).json()) as NamesBody
+      const body = (await (
+        await get('/v2/applications/9045822/metrics.json?name=Datastore/')
+      ).json()) as NamesBody
       expect(body.metrics.map((m) => m.name)).toEqual(
         sorted(dataset.metricNames(9045822).filter((n) => n.includes('Datastore/')))
       )
     })
     expect(spent.queries[0]).toContain("metricTimesliceName LIKE '%Datastore/%'")
-    const none = (await (await get('/v2/applications/9045822/metrics.json?name=datastore/')).json()) as NamesBody
+    const none = (await (
+      await get('/v2/applications/9045822/metrics.json?name=datastore/')
+    ).json()) as NamesBody
     expect(none.metrics).toEqual([])
   })
 
   it('treats % and _ in the filter as plain characters, not LIKE wildcards', async () => {
     const app = 9045851 // Function/recommendations.views:for_user has an underscore
     const all = dataset.metricNames(app)
-    const underscore = (await (await get(`/v2/applications/${app}/metrics.json?name=_`)).json()) as NamesBody
-    expect(underscore.metrics.map((m) => m.name)).toEqual(sorted(all.filter((n) => n.includes('_'))))
+    const underscore = (await (
+      await get(`/v2/applications/${app}/metrics.json?name=_`)
+    ).json()) as NamesBody
+    expect(underscore.metrics.map((m) => m.name)).toEqual(
+      sorted(all.filter((n) => n.includes('_')))
+    )
     expect(underscore.metrics.length).toBeLessThan(all.length)
-    const percent = (await (await get(`/v2/applications/${app}/metrics.json?name=%25`)).json()) as NamesBody
+    const percent = (await (
+      await get(`/v2/applications/${app}/metrics.json?name=%25`)
+    ).json()) as NamesBody
     expect(percent.metrics).toEqual([])
   })
 
@@ -70,14 +93,23 @@ describe('GET /applications/:id/metrics', () => {
     const app = dataset.application(9045822)!
     const hostName = app.instances[0]!.host
     const hostId = await hostIdOf(get, app.id, hostName)
-    const body = (await (await get(`/v2/applications/${app.id}/hosts/${hostId}/metrics.json?name=EndUser`)).json()) as NamesBody
+    const body = (await (
+      await get(`/v2/applications/${app.id}/hosts/${hostId}/metrics.json?name=EndUser`)
+    ).json()) as NamesBody
     expect(body.metrics.map((m) => m.name)).toEqual(['EndUser', 'EndUser/Apdex'])
     const other = app.instances.find((i) => i.host !== hostName)!
     const otherId = await hostIdOf(get, app.id, other.host)
-    const none = (await (await get(`/v2/applications/${app.id}/hosts/${otherId}/metrics.json?name=EndUser`)).json()) as NamesBody
+    const none = (await (
+      await get(`/v2/applications/${app.id}/hosts/${otherId}/metrics.json?name=EndUser`)
+    ).json()) as NamesBody
     expect(none.metrics).toEqual([]) // EndUser rows come from the first instance only
     const first = app.instances[0]!
-    const instanceId = await instanceIdOf(get, app.id, first.host, Number(first.instanceName.split(':')[1]))
+    const instanceId = await instanceIdOf(
+      get,
+      app.id,
+      first.host,
+      Number(first.instanceName.split(':')[1])
+    )
     const path = `/v2/applications/${app.id}/instances/${instanceId}/metrics.json?name=EndUser`
     const spent = await cost(sim, async () => {
       const one = (await (await get(path)).json()) as NamesBody
@@ -90,7 +122,9 @@ describe('GET /applications/:id/metrics', () => {
     await get('/v2/applications/9045837/metrics.json')
     const spent = await cost(sim, () => get('/v2/applications/9045837/metrics.json'))
     expect(spent.requests).toBe(0)
-    const other = await cost(sim, () => get('/v2/applications/9045837/metrics.json', { key: DEMO_KEYS.one }))
+    const other = await cost(sim, () =>
+      get('/v2/applications/9045837/metrics.json', { key: DEMO_KEYS.one })
+    )
     expect(other.requests).toBeGreaterThan(0) // another key never reads this key's cache
   })
 
@@ -122,13 +156,22 @@ describe('GET /applications/:id/metrics', () => {
 
 describe('paging metric names', () => {
   const total = 2500
-  const names = Array.from({ length: total }, (_, i) => `Custom/metric/${String(i).padStart(4, '0')}`)
+  const names = Array.from(
+    { length: total },
+    (_, i) => `Custom/metric/${String(i).padStart(4, '0')}`
+  )
   function pinned() {
     const upstream = fakeFetch({
-      body: { data: { actor: { account: { nrql: { results: [{ names: [...names].reverse() }] } } } } },
+      body: {
+        data: { actor: { account: { nrql: { results: [{ names: [...names].reverse() }] } } } },
+      },
     })
     const app = createApp({
-      config: parseConfig({ NERDGRAPH_URL: 'https://nerdgraph.test/graphql', ALLOW_HTTP: 'true', ACCOUNT_ID: '1000001' }),
+      config: parseConfig({
+        NERDGRAPH_URL: 'https://nerdgraph.test/graphql',
+        ALLOW_HTTP: 'true',
+        ACCOUNT_ID: '1000001',
+      }),
       fetch: upstream.fetch,
     })
     const request = (url: string, headers: Record<string, string> = {}) =>
@@ -148,7 +191,9 @@ describe('paging metric names', () => {
       seen.push(...body.metrics.map((m) => m.name))
       url = next(res.headers.get('link'))
       if (url) {
-        expect(url).toMatch(/^http:\/\/proxy\.test\/v2\/applications\/42\/metrics\.json\?name=Custom&cursor=[\w-]+$/)
+        expect(url).toMatch(
+          /^http:\/\/proxy\.test\/v2\/applications\/42\/metrics\.json\?name=Custom&cursor=[\w-]+$/
+        )
         expect(res.headers.get('link')!.startsWith(`<${url}>; rel="next"`)).toBe(true)
       }
       pages++
@@ -161,10 +206,13 @@ describe('paging metric names', () => {
 
   it('gives page links (next first, then last, first, prev) when the caller pages by number', async () => {
     const { request } = pinned()
-    const res = await request('http://proxy.test/v2/applications/42/metrics.json?page=2&name=Custom', {
-      'X-Forwarded-Host': 'api.example.com',
-      'X-Forwarded-Proto': 'https',
-    })
+    const res = await request(
+      'http://proxy.test/v2/applications/42/metrics.json?page=2&name=Custom',
+      {
+        'X-Forwarded-Host': 'api.example.com',
+        'X-Forwarded-Proto': 'https',
+      }
+    )
     const body = (await res.json()) as NamesBody
     expect(body.metrics[0]!.name).toBe(names[1000])
     expect(body.metrics).toHaveLength(1000)

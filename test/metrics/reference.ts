@@ -115,7 +115,7 @@ export const reference: Record<string, Record<string, (s: Slice) => number>> = {
   },
   cpuUserTime: {
     // CPU seconds used per second of wall time, in %, summed over instances.
-    percent: (s) => meanOfMinuteSums(s, (r) => r.total) / 60 * 100,
+    percent: (s) => (meanOfMinuteSums(s, (r) => r.total) / 60) * 100,
     average_time: (s) => callMean(s) * 1000,
     total_time: (s) => s.total * 1000,
   },

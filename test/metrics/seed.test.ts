@@ -59,7 +59,11 @@ describe('the seed uses of metric data', () => {
       ['EndUser/Apdex', 7],
     ] as const) {
       const r = await rows(checkout, name)
-      const [s, t, f] = [sum(r, (x) => x.count), sum(r, (x) => x.total), sum(r, (x) => x.totalExclusive)]
+      const [s, t, f] = [
+        sum(r, (x) => x.count),
+        sum(r, (x) => x.total),
+        sum(r, (x) => x.totalExclusive),
+      ]
       expect(value(body, name, 'score')).toBeCloseTo((s + t / 2) / (s + t + f), 12)
       expect(value(body, name, 'threshold')).toBe(threshold)
     }
@@ -76,10 +80,15 @@ describe('the seed uses of metric data', () => {
         `/v2/applications/${appId}/metrics/data.json?names[]=WebFrontend/QueueTime&values[]=call_count&values[]=average_response_time&summarize=true&raw=true&${window}`
       )
       const hd = dispatcher.metrics[0]!.timeslices[0]!.values
-      const qt = queue.metrics[0]?.timeslices[0]?.values ?? { call_count: 0, average_response_time: 0 }
+      const qt = queue.metrics[0]?.timeslices[0]?.values ?? {
+        call_count: 0,
+        average_response_time: 0,
+      }
       return {
         queue,
-        ms: hd['average_call_time']! + (qt['call_count']! * qt['average_response_time']!) / hd['call_count']!,
+        ms:
+          hd['average_call_time']! +
+          (qt['call_count']! * qt['average_response_time']!) / hd['call_count']!,
       }
     }
 
@@ -94,14 +103,20 @@ describe('the seed uses of metric data', () => {
       expect(queue.metrics_found).toEqual(['WebFrontend/QueueTime'])
       const expected = await truth(checkout)
       expect(ms).toBeCloseTo(expected, 9)
-      const withoutQueue = (sum(await rows(checkout, 'HttpDispatcher'), (r) => r.total) /
-        sum(await rows(checkout, 'HttpDispatcher'), (r) => r.count)) * 1000
+      const withoutQueue =
+        (sum(await rows(checkout, 'HttpDispatcher'), (r) => r.total) /
+          sum(await rows(checkout, 'HttpDispatcher'), (r) => r.count)) *
+        1000
       expect(ms).toBeGreaterThan(withoutQueue)
     })
 
     it('lists WebFrontend/QueueTime in metrics_not_found on an application without queue time', async () => {
       const { queue, ms } = await responseTime(recommendations)
-      expect(queue).toMatchObject({ metrics_found: [], metrics_not_found: ['WebFrontend/QueueTime'], metrics: [] })
+      expect(queue).toMatchObject({
+        metrics_found: [],
+        metrics_not_found: ['WebFrontend/QueueTime'],
+        metrics: [],
+      })
       expect(ms).toBeCloseTo(await truth(recommendations), 9)
     })
   })
@@ -111,7 +126,9 @@ describe('the seed uses of metric data', () => {
     let hostId = 0
     beforeAll(async () => {
       hostId = await hostIdOf(get, checkout, hostName)
-      await get(`/v2/applications/${checkout}/hosts/${hostId}/metrics/data.json?names[]=HttpDispatcher`)
+      await get(
+        `/v2/applications/${checkout}/hosts/${hostId}/metrics/data.json?names[]=HttpDispatcher`
+      )
     })
 
     it("gives a host's memory (Memory/Physical used_mb_by_host)", async () => {
@@ -121,8 +138,14 @@ describe('the seed uses of metric data', () => {
       const r = await rows(checkout, 'Memory/Physical', hostName)
       expect(new Set(r.map((x) => x.instanceName)).size).toBe(3)
       // The mean of the per-instance samples, and the host's total at a time averaged over minutes.
-      expect(value(body, 'Memory/Physical', 'used_mb_by_host')).toBeCloseTo(sum(r, (x) => x.total) / r.length, 9)
-      expect(value(body, 'Memory/Physical', 'total_used_mb')).toBeCloseTo(sum(r, (x) => x.total) / 30, 9)
+      expect(value(body, 'Memory/Physical', 'used_mb_by_host')).toBeCloseTo(
+        sum(r, (x) => x.total) / r.length,
+        9
+      )
+      expect(value(body, 'Memory/Physical', 'total_used_mb')).toBeCloseTo(
+        sum(r, (x) => x.total) / 30,
+        9
+      )
     })
 
     it("gives a host's CPU (CPU/User Time percent = 100 × CPU seconds / seconds)", async () => {
@@ -130,7 +153,10 @@ describe('the seed uses of metric data', () => {
         `/v2/applications/${checkout}/hosts/${hostId}/metrics/data.json?names[]=CPU/User Time&values[]=percent&summarize=true&raw=true&${window}`
       )
       const r = await rows(checkout, 'CPU/User Time', hostName)
-      expect(value(body, 'CPU/User Time', 'percent')).toBeCloseTo((100 * sum(r, (x) => x.total)) / 1800, 9)
+      expect(value(body, 'CPU/User Time', 'percent')).toBeCloseTo(
+        (100 * sum(r, (x) => x.total)) / 1800,
+        9
+      )
     })
 
     it('gives the same answers rounded to about 3 significant digits without raw=true', async () => {

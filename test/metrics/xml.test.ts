@@ -67,7 +67,10 @@ function upstreamRow(): Record<string, unknown> {
     { from: '2015-11-02T14:48:43+00:00', to: '2015-11-09T00:00:00+00:00', summarize: true },
     Date.now()
   )
-  const plan = planMetricData({ names: [name], values: sampleValues, range, raw: false }, { accountId: 1, guid: 'G' })
+  const plan = planMetricData(
+    { names: [name], values: sampleValues, range, raw: false },
+    { accountId: 1, guid: 'G' }
+  )
   const count = 64144
   const mean = 0.1114 // seconds
   const sd = 0.1288
@@ -96,9 +99,15 @@ function upstreamRow(): Record<string, unknown> {
 
 describe('metric_data_response XML', () => {
   it('renders the confirmed real sample byte for byte (plus metrics_found / metrics_not_found)', async () => {
-    const upstream = fakeFetch({ body: { data: { actor: { account: { q0: { results: [upstreamRow()] } } } } } })
+    const upstream = fakeFetch({
+      body: { data: { actor: { account: { q0: { results: [upstreamRow()] } } } } },
+    })
     const app = createApp({
-      config: parseConfig({ NERDGRAPH_URL: 'https://nerdgraph.test/graphql', ALLOW_HTTP: 'true', ACCOUNT_ID: '1' }),
+      config: parseConfig({
+        NERDGRAPH_URL: 'https://nerdgraph.test/graphql',
+        ALLOW_HTTP: 'true',
+        ACCOUNT_ID: '1',
+      }),
       fetch: upstream.fetch,
     })
     const res = await app.request(`/v2/applications/42/metrics/data.xml?${query}`, {
@@ -115,13 +124,19 @@ describe('metric_data_response XML', () => {
     expect(text).toBe(tonsSample.replace('    <metrics>\n', `${found}    <metrics>\n`))
     expect(text.replace(found, '')).toBe(tonsSample)
     // The hourly grid anchored on `to` starts the summarized slice at 15:00 (contract §2.5 rule 3).
-    expect(upstream.sent[0]!.variables['q0']).toContain(`SINCE ${Date.UTC(2015, 10, 2, 15)} UNTIL ${Date.UTC(2015, 10, 9)}`)
+    expect(upstream.sent[0]!.variables['q0']).toContain(
+      `SINCE ${Date.UTC(2015, 10, 2, 15)} UNTIL ${Date.UTC(2015, 10, 9)}`
+    )
   })
 
   it('lists names without data as metrics_not_found items and self-closes empty lists', async () => {
     const upstream = fakeFetch({ body: { data: { actor: { account: { q0: { results: [] } } } } } })
     const app = createApp({
-      config: parseConfig({ NERDGRAPH_URL: 'https://nerdgraph.test/graphql', ALLOW_HTTP: 'true', ACCOUNT_ID: '1' }),
+      config: parseConfig({
+        NERDGRAPH_URL: 'https://nerdgraph.test/graphql',
+        ALLOW_HTTP: 'true',
+        ACCOUNT_ID: '1',
+      }),
       fetch: upstream.fetch,
     })
     const res = await app.request(

@@ -9,7 +9,8 @@ const xmlError = (title: string) =>
 describe('auth', () => {
   it('answers 401 "No API key specified" for a missing or blank key, in JSON and XML', async () => {
     const { get, sim } = harness()
-    for (const headers of [{}, { 'X-Api-Key': '' }, { 'Api-Key': '   ' }]) {
+    const blanks: Record<string, string>[] = [{}, { 'X-Api-Key': '' }, { 'Api-Key': '   ' }]
+    for (const headers of blanks) {
       const res = await get('/v2/applications.json', { key: null, headers })
       expect(res.status).toBe(401)
       expect(await res.json()).toEqual({ error: { title: 'No API key specified' } })
@@ -58,7 +59,11 @@ describe('formats and routing', () => {
   it('answers 404 in v2 shape for an unknown suffix or /v2 path, with or without a key', async () => {
     const { get } = harness()
     for (const key of [DEMO_KEYS.all, null]) {
-      for (const path of ['/v2/applications.html', '/v2/applications.json.bak', '/v2/nothing.json']) {
+      for (const path of [
+        '/v2/applications.html',
+        '/v2/applications.json.bak',
+        '/v2/nothing.json',
+      ]) {
         const res = await get(path, { key })
         expect(res.status).toBe(404)
         expect(await res.json()).toEqual({ error: { title: 'Not found' } })

@@ -62,7 +62,11 @@ describe('HTTPS on Node (scheme from the socket and X-Forwarded-Proto)', () => {
   it('trusts X-Forwarded-Proto over the socket', async () => {
     const app = createApp({ config: strict, fetch: upstream().fetch })
     const path = 'http://v2bridge.example.com/v2/applications.json'
-    const behindTls = await app.request(path, { headers: { 'X-Forwarded-Proto': 'https' } }, node('http'))
+    const behindTls = await app.request(
+      path,
+      { headers: { 'X-Forwarded-Proto': 'https' } },
+      node('http')
+    )
     expect(behindTls.status).toBe(401)
     const plain = await app.request(path, {}, node('http'))
     expect(plain.status).toBe(301)
@@ -80,7 +84,11 @@ describe('HTTPS on Node (scheme from the socket and X-Forwarded-Proto)', () => {
     const app = createApp({ config: relaxed, fetch: upstream().fetch })
     const path = 'http://127.0.0.1:8787/v2/applications.json'
     expect((await app.request(path, {}, node('http'))).status).toBe(401)
-    const forwarded = await app.request(path, { headers: { 'X-Forwarded-Proto': 'http' } }, node('http'))
+    const forwarded = await app.request(
+      path,
+      { headers: { 'X-Forwarded-Proto': 'http' } },
+      node('http')
+    )
     await expectRedirect(forwarded, 'https://127.0.0.1:8787/v2/applications.json')
   })
 

@@ -34,7 +34,10 @@ async function freshProcess(): Promise<Modules> {
 function bridge(m: Modules) {
   const sim = m.simulator.createSimulator()
   const app = m.app.createApp({
-    config: m.config.parseConfig({ NERDGRAPH_URL: 'http://simulator.test/graphql', ALLOW_HTTP: 'true' }),
+    config: m.config.parseConfig({
+      NERDGRAPH_URL: 'http://simulator.test/graphql',
+      ALLOW_HTTP: 'true',
+    }),
     fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
       sim.fetch(new Request(input, init))) as typeof fetch,
   })
@@ -84,7 +87,9 @@ describe('isolation of cached answers between keys', () => {
 
     const paths: string[] = []
     for (const route of routes) paths.push(await concrete(route.path))
-    const listPaths = new Set(routes.filter((r) => !r.path.includes(':id')).map((r) => `${r.path}.json`))
+    const listPaths = new Set(
+      routes.filter((r) => !r.path.includes(':id')).map((r) => `${r.path}.json`)
+    )
 
     const warmA = new Map<string, { status: number; body: string }>()
     for (const path of paths) warmA.set(path, await warm.get(path, DEMO_KEYS.all))
@@ -106,7 +111,8 @@ describe('isolation of cached answers between keys', () => {
           id: number
         }[]
         expect(items.length).toBeGreaterThan(0)
-        for (const item of items) expect(cold.sim.dataset.application(item.id)?.accountId).toBe(1000002)
+        for (const item of items)
+          expect(cold.sim.dataset.application(item.id)?.accountId).toBe(1000002)
       } else {
         expect(coldB.status, `key B must not see production app ${path}`).toBe(404)
       }

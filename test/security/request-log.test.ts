@@ -71,7 +71,11 @@ describe('request log', () => {
     it('prints JSON lines to stdout by default', async () => {
       const printed: string[] = []
       vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line))
-      const config = parseConfig({ NERDGRAPH_URL: 'http://127.0.0.1:9/graphql', ALLOW_HTTP: 'true', PORT: '0' })
+      const config = parseConfig({
+        NERDGRAPH_URL: 'http://127.0.0.1:9/graphql',
+        ALLOW_HTTP: 'true',
+        PORT: '0',
+      })
       server = await startServer(config)
       await fetch(`${server.url}/v2/applications.json?filter[name]=abc`, {
         headers: { 'X-Api-Key': DEMO_KEYS.one },

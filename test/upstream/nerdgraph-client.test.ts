@@ -178,7 +178,12 @@ describe('upstream faults', () => {
       [{ status: 200, body: { data: null } }, 502],
       [() => Promise.reject(new TypeError(secret)), 502],
       [
-        { body: { data: null, errors: [{ message: secret, extensions: { errorClass: 'TIMEOUT' } }] } },
+        {
+          body: {
+            data: null,
+            errors: [{ message: secret, extensions: { errorClass: 'TIMEOUT' } }],
+          },
+        },
         504,
       ],
       [
@@ -236,7 +241,11 @@ describe('partial errors beside data', () => {
 
   it('hands field errors to the route under `tolerate`, with the data that did come back', async () => {
     const { ng } = client([partial([aliasTimeout])])
-    const res = await ng.query<{ actor: Record<string, unknown> }>(read, {}, { partial: 'tolerate' })
+    const res = await ng.query<{ actor: Record<string, unknown> }>(
+      read,
+      {},
+      { partial: 'tolerate' }
+    )
     expect(res.data.actor['a1']).toEqual({ nrql: null })
     expect(res.errors.map((e) => e.path)).toEqual([['actor', 'a1', 'nrql']])
   })
@@ -339,7 +348,9 @@ describe('coalescing and limits', () => {
     expect(refused).toHaveLength(3)
     for (const err of refused) {
       expect(err.status).toBe(429)
-      expect(err.headers['NewRelic-OverloadProtection-Reset']).toBe(err.headers['X-RateLimit-Reset'])
+      expect(err.headers['NewRelic-OverloadProtection-Reset']).toBe(
+        err.headers['X-RateLimit-Reset']
+      )
     }
   })
 })

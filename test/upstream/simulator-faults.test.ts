@@ -29,7 +29,11 @@ function setup(
     }
   }) as typeof globalThis.fetch
   const app = createApp({
-    config: parseConfig({ NERDGRAPH_URL: 'http://simulator.test/graphql', ALLOW_HTTP: 'true', ...settings }),
+    config: parseConfig({
+      NERDGRAPH_URL: 'http://simulator.test/graphql',
+      ALLOW_HTTP: 'true',
+      ...settings,
+    }),
     fetch,
     log: () => {},
     limits,

@@ -59,9 +59,9 @@ describe('createUpstreamLimits', () => {
     const controller = new AbortController()
     void limits.slot('k', controller.signal, () => new Promise(() => {})).catch(() => {})
     controller.abort()
-    await expect(
-      limits.slot('k', new AbortController().signal, async () => 'next')
-    ).resolves.toBe('next')
+    await expect(limits.slot('k', new AbortController().signal, async () => 'next')).resolves.toBe(
+      'next'
+    )
   })
 
   it('refuses work past the queue bound and past the key bound', async () => {

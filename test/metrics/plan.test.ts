@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest'
+import {
+  explainMetricData,
+  planMetricData,
+  planMetricNames,
+  type MetricScope,
+} from '../../src/metrics/plan'
+import { resolveTimeRange } from '../../src/time-range'
+
+const scope: MetricScope = { accountId: 1000001, guid: 'GUID1' }
+const now = Date.parse('2026-03-10T12:00:00Z')
+const range = (
+  summarize: boolean,
+  from = '2026-03-10T11:00:00Z',
+  to = '2026-03-10T11:30:00Z',
+  period?: string
+) => resolveTimeRange({ from, to, summarize, ...(period ? { period } : {}) }, now)
+const v = 'newrelic.timeslice.value'
+
+describe('planMetricData (the explain of a metric-data call)', () => {
+  it("writes the documented NRQL for the migration guide's example (nerdgraph.md §3.1)", () => {
+    const plan = explainMetricData(
+      {
+        names: ['HttpDispatcher'],
+        values: ['average_call_time', 'call_count'],
+        range: range(true),
+        raw: false,
+      },
+      scope
+    )
+    expect(plan.nrql).toEqual([
+      `SELECT count(${v}) AS 'call_count', average(${v}) * 1000 AS 'average_call_time' FROM Metric ` +
+        `WHERE entity.guid = 'GUID1' AND scope IS NULL AND metricTimesliceName IN ('HttpDispatcher') ` +
+        `FACET metricTimesliceName SINCE ${Date.parse('2026-03-10T11:00:00Z')} UNTIL ${Date.parse('2026-03-10T11:30:00Z')} LIMIT MAX`,
+    ])
+    expect(plan.variables).toEqual({ accountId: 1000001, q0: plan.nrql[0] })
+    expect(plan.document).toMatch(/query MetricData\(\$accountId: Int!, \$q0: Nrql!\)/)
+  })
+
+  it('adds TIMESERIES per slice for a series', () => {
+    expect(
+      planMetricData(
+        { names: ['A'], values: ['call_count'], range: range(false), raw: false },
+        scope
+      ).nrql[0]
+    ).toContain('TIMESERIES 1 minute LIMIT MAX')
+    const coarse = range(false, '2026-03-10T06:00:00Z', '2026-03-10T11:30:00Z', '300')
+    expect(
+      planMetricData({ names: ['A'], values: ['call_count'], range: coarse, raw: false }, scope)
+        .nrql[0]
+    ).toContain('TIMESERIES 5 minutes LIMIT MAX')
+  })
+
+  it('scopes to a host, and to one agent instance on it, with quoted values', () => {
+    const q = planMetricData(
+      { names: ["It's/a\\name"], values: null, range: range(true), raw: false },
+      { ...scope, host: "h'1", instanceName: 'h1:8080' }
+    ).nrql[0]!
+    expect(q).toContain(
+      `WHERE entity.guid = 'GUID1' AND host = 'h\\'1' AND instanceName = 'h1:8080' AND scope IS NULL`
+    )
+    expect(q).toContain(`metricTimesliceName IN ('It\\'s/a\\\\name')`)
+  })
+
+  it('fetches an expression shared by several values or metrics once', () => {
+    const plan = planMetricData(
+      {
+        names: ['HttpDispatcher', 'Apdex', 'EndUser/Apdex'],
+        values: ['calls_per_minute', 'requests_per_minute', 's', 'count', 'score'],
+        range: range(true),
+        raw: false,
+      },
+      scope
+    )
+    const select = plan.nrql[0]!.slice(0, plan.nrql[0]!.indexOf(' FROM'))
+    expect(select).toBe(
+      // HttpDispatcher's generic `count` comes first and Apdex's `s` reuses it.
+      `SELECT rate(count(${v}), 1 minute) AS 'calls_per_minute', count(${v}) AS 'count', ` +
+        `sum(${v}) AS 'total', sum(${v}['totalExclusive']) AS 'totalExclusive'`
+    )
+    const apdex = plan.metrics[1]!.values
+    expect(apdex).toEqual([
+      { value: 's', count: true, alias: 'count' },
+      {
+        value: 'count',
+        count: true,
+        formula: 'apdexCount',
+        inputs: { count: 'count', total: 'total', totalExclusive: 'totalExclusive' },
+      },
+      {
+        value: 'score',
+        count: false,
+        formula: 'apdexScore',
+        inputs: { count: 'count', total: 'total', totalExclusive: 'totalExclusive' },
+      },
+    ])
+  })
+
+  it('gives two expressions of one value name distinct aliases (CPU percent vs generic percent)', () => {
+    const plan = planMetricData(
+      { names: ['CPU/User Time', 'Custom/x'], values: ['percent'], range: range(true), raw: false },
+      scope
+    )
+    expect(plan.nrql[0]).toContain(
+      `rate(sum(${v}), 1 second) * 100 AS 'percent', average(${v}) * 100 AS 'percent_2'`
+    )
+    expect(plan.metrics.map((m) => m.values[0])).toEqual([
+      { value: 'percent', count: false, alias: 'percent' },
+      { value: 'percent', count: false, alias: 'percent_2' },
+    ])
+  })
+
+  it('still selects something when no requested value applies', () => {
+    const plan = planMetricData(
+      { names: ['Memory/Physical'], values: ['score'], range: range(true), raw: false },
+      scope
+    )
+    expect(plan.nrql[0]).toMatch(/^SELECT count\(newrelic\.timeslice\.value\) AS 'count' FROM/)
+    expect(plan.metrics[0]!.values).toEqual([])
+  })
+
+  it('splits more than 2000 names into aliases of one document', () => {
+    const names = Array.from({ length: 4001 }, (_, i) => `M/${i}`)
+    const plan = planMetricData(
+      { names, values: ['call_count'], range: range(true), raw: false },
+      scope
+    )
+    expect(plan.nrql).toHaveLength(3)
+    expect(Object.keys(plan.variables)).toEqual(['accountId', 'q0', 'q1', 'q2'])
+    expect(plan.document).toContain('q2: nrql(query: $q2, timeout: 30)')
+    expect(plan.nrql[2]).toContain("IN ('M/4000')")
+  })
+})
+
+describe('planMetricNames', () => {
+  it('asks uniques() for up to 10,000 names over the last 8 days, filtered upstream with a quoted LIKE', () => {
+    const plan = planMetricNames({ ...scope, host: 'h1' }, "50%_o'k", now + 30_000)
+    expect(plan.nrql).toBe(
+      `SELECT uniques(metricTimesliceName, 10000) AS 'names' FROM Metric WHERE entity.guid = 'GUID1' AND host = 'h1' ` +
+        `AND newrelic.timeslice.value IS NOT NULL AND metricTimesliceName LIKE '%50%_o\\'k%' ` +
+        `SINCE ${now - 8 * 86_400_000} UNTIL ${now}`
+    )
+    expect(plan.variables).toEqual({ accountId: 1000001, nrql: plan.nrql })
+  })
+
+  it('sends no LIKE without a filter', () => {
+    expect(planMetricNames(scope, undefined, now).nrql).not.toContain('LIKE')
+  })
+})
