@@ -17,10 +17,14 @@ const cases = [
   ['list applications (page 1)', '/v2/applications.json'],
   ['show application', '/v2/applications/9045822.json'],
   ['hosts of an application', '/v2/applications/9045822/hosts.json'],
-  ['metric data, 2 names summarized', '/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher&names[]=Apdex&summarize=true'],
+  [
+    'metric data, 2 names summarized',
+    '/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher&names[]=Apdex&summarize=true',
+  ],
 ] as const
 
-const stats = async () => (await (await fetch(`${sim.url}/_sim/stats`)).json()) as { graphqlRequests: number }
+const stats = async () =>
+  (await (await fetch(`${sim.url}/_sim/stats`)).json()) as { graphqlRequests: number }
 
 console.log(`v2bridge ${bridge.url} → simulator ${sim.url}; ${seconds} s per case, 10 connections`)
 for (const [label, path] of cases) {
@@ -42,6 +46,8 @@ for (const [label, path] of cases) {
   )
 }
 const mem = process.memoryUsage()
-console.log(`rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB (bridge and simulator in one process)`)
+console.log(
+  `rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB (bridge and simulator in one process)`
+)
 await bridge.close()
 await sim.close()

@@ -47,14 +47,23 @@ describe('the Node server', () => {
     })
     expect(res.status).toBe(200)
     const body = (await res.json()) as { applications: { name: string }[] }
-    expect(body.applications.map((a) => a.name)).toEqual(['Storefront (ruby)', 'Storefront (staging)'])
+    expect(body.applications.map((a) => a.name)).toEqual([
+      'Storefront (ruby)',
+      'Storefront (staging)',
+    ])
   })
 
   it('reads a form body sent with GET, like the curl examples of the v2 docs', async () => {
-    const res = await getWithBody('/v2/applications.json', 'filter[name]=Cart+Gateway&exclude_links=true')
+    const res = await getWithBody(
+      '/v2/applications.json',
+      'filter[name]=Cart+Gateway&exclude_links=true'
+    )
     expect(res.status).toBe(200)
     const body = JSON.parse(res.text) as { applications: { name: string }[]; links?: unknown }
-    expect(body.applications.map((a) => a.name)).toEqual(['Cart Gateway (nodejs)', 'Cart Gateway (staging)'])
+    expect(body.applications.map((a) => a.name)).toEqual([
+      'Cart Gateway (nodejs)',
+      'Cart Gateway (staging)',
+    ])
     expect(body.links).toBeUndefined()
   })
 })
