@@ -22,6 +22,9 @@ export const partialErrorPolicies = {
   ShowApplication: 'fail', // a failed NRQL alias would show an app without its hosts/instances
   ApplicationHosts: 'fail', // a failed NRQL alias would list no hosts: looks like none exist
   Nrql: 'fail', // one query, one answer: nothing to keep if it failed
+  AccountInsights: 'fail', // as ListApplications: a failed alias would hide hosts of an account
+  ApplicationCursor: 'fail', // a failed cursor walk must not look like the end of the list
+  MetricData: 'fail', // a failed alias would turn found metrics into metrics_not_found
 } as const satisfies Record<string, PartialErrorPolicy>
 
 export const defaultPartialErrorPolicy: PartialErrorPolicy = 'fail'

@@ -14,6 +14,7 @@ import {
   showApplicationDocument,
 } from '../src/applications/documents'
 import { listDocuments } from '../src/applications/list'
+import { metricDataDocument, metricNamesDocument } from '../src/metrics/documents'
 import { nrqlDocument } from '../src/nrql-document'
 import { resolveDocuments } from '../src/resolve'
 import { SCHEMA_SDL } from '../src/simulator'
@@ -30,6 +31,9 @@ export const sentDocuments: Record<string, string> = {
   nrql: nrqlDocument,
   nextCursor: listDocuments.nextCursorDocument,
   findApplication: resolveDocuments.findApplicationDocument,
+  metricData1: metricDataDocument(1),
+  metricData3: metricDataDocument(3),
+  metricNames: metricNamesDocument,
 }
 
 const realSchemaPath = fileURLToPath(
@@ -47,6 +51,11 @@ function errorsOf(schema: GraphQLSchema, doc: string): string[] {
 }
 
 describe('GraphQL documents v2bridge sends', () => {
+  it('builds each variant once', () => {
+    expect(metricDataDocument(1)).toBe(metricDataDocument(1))
+    expect(listApplicationsDocument(2)).toBe(listApplicationsDocument(2))
+  })
+
   const subset = buildSchema(SCHEMA_SDL)
   it.each(Object.entries(sentDocuments))('%s validates against the simulator schema', (_, doc) => {
     expect(errorsOf(subset, doc)).toEqual([])
