@@ -31,7 +31,7 @@ function* appRows(
       for (let t = start; t < end; t += MINUTE) {
         const value = valueAt(app, inst, spec, t / MINUTE)
         if (!value) continue
-        yield {
+        const row: MetricRow = {
           timestamp: t,
           accountId: app.accountId,
           appId: app.id,
@@ -43,6 +43,8 @@ function* appRows(
           scope: spec.scope,
           value,
         }
+        yield row
+        if (hint.seriesOnce) break
       }
     }
   }

@@ -50,6 +50,9 @@ export interface ScanHint {
   entityGuids?: readonly string[]
   names?: readonly string[]
   hosts?: readonly string[]
+  /** The query only asks which series exist (`uniques()` without TIMESERIES): the store may yield
+   * just the first row of each series in the window. */
+  seriesOnce?: boolean
 }
 
 export interface MetricStore {

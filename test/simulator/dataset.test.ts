@@ -239,3 +239,20 @@ describe('dataset timeslices', () => {
     expect(perSecond).toBeGreaterThan(100_000)
   })
 })
+
+describe('MetricStore.scan with seriesOnce', () => {
+  it('yields the first row of each series and still covers every metric name', () => {
+    const ds = dataset
+    const app = ds.application(9045822)!
+    const until = Math.floor(ds.now() / 60_000) * 60_000
+    const hint = { accountId: app.accountId, appIds: [app.id], since: until - 86_400_000, until }
+    const once = [...ds.store.scan({ ...hint, seriesOnce: true })]
+    const keys = once.map((r) => `${r.instanceName}|${r.metricTimesliceName}|${r.scope}`)
+    expect(new Set(keys).size).toBe(once.length)
+    expect(new Set(once.map((r) => r.metricTimesliceName))).toEqual(new Set(ds.metricNames(app.id)))
+    const all = new Set<string>()
+    for (const r of ds.store.scan(hint))
+      all.add(`${r.instanceName}|${r.metricTimesliceName}|${r.scope}`)
+    expect(new Set(keys)).toEqual(all)
+  })
+})

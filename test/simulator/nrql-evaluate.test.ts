@@ -233,8 +233,17 @@ describe('runNrql: scan hints', () => {
         entityGuids: ['GUID-SHOP'],
         names: ['HttpDispatcher', 'Apdex'],
         hosts: ['h1'],
+        seriesOnce: false,
       },
     ])
+  })
+
+  it('lets the store yield one row per series when the query only asks which series exist', () => {
+    const ctx = context()
+    runNrql(`SELECT uniques(host) FROM Metric ${WINDOW}`, ctx)
+    runNrql(`SELECT uniques(host) FROM Metric ${WINDOW} TIMESERIES 1 minute`, ctx)
+    runNrql(`SELECT uniques(host), count(*) FROM Metric ${WINDOW}`, ctx)
+    expect(ctx.store.hints.map((h) => h.seriesOnce)).toEqual([true, false, false])
   })
 
   it('gives no attribute hints for OR, NOT, != or NOT IN', () => {
@@ -243,7 +252,9 @@ describe('runNrql: scan hints', () => {
       `SELECT count(*) FROM Metric WHERE (appId = 2 OR host = 'h1') AND NOT host = 'h2' AND appName != 'x' AND host NOT IN ('z') ${WINDOW}`,
       ctx
     )
-    expect(ctx.store.hints).toEqual([{ accountId: 1, since: T0, until: T0 + 10 * MIN }])
+    expect(ctx.store.hints).toEqual([
+      { accountId: 1, since: T0, until: T0 + 10 * MIN, seriesOnce: false },
+    ])
   })
 
   it('re-applies WHERE to rows the store returns anyway', () => {
