@@ -27,3 +27,24 @@ describe('v2bridge inside workerd', () => {
     expect(await res.text()).toContain('<title>No API key specified</title>')
   })
 })
+
+describe('metric data inside workerd', () => {
+  it('answers a summarized HttpDispatcher call in v2 shape', async () => {
+    const res = await SELF.fetch(
+      'https://v2bridge.test/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher&values[]=call_count&values[]=average_response_time&summarize=true',
+      { headers: { 'X-Api-Key': key } }
+    )
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as {
+      metric_data: {
+        metrics_found: string[]
+        metrics: { name: string; timeslices: { values: Record<string, number> }[] }[]
+      }
+    }
+    expect(body.metric_data.metrics_found).toEqual(['HttpDispatcher'])
+    const values = body.metric_data.metrics[0]!.timeslices[0]!.values
+    expect(Object.keys(values)).toEqual(['average_response_time', 'call_count'])
+    expect(Number.isInteger(values['call_count'])).toBe(true)
+    expect(values['call_count']).toBeGreaterThan(0)
+  })
+})
