@@ -1,0 +1,52 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { round3 } from '../src/numbers'
+
+const reference = (v: number) => Number(v.toPrecision(3))
+
+describe('round3', () => {
+  it.each([
+    [99770, 99800],
+    [0.36412, 0.364],
+    [6.987, 6.99],
+    [-6.987, -6.99],
+    [364.4, 364],
+    [999.5, 1000],
+    [0.0009995, 0.000999], // binary 0.00099949999…
+    [1e-7, 1e-7],
+    [123456789012, 123000000000],
+    [0.1235, 0.123], // binary 0.12349999…: the tie path keeps toPrecision's answer
+    [2.675, 2.67], // binary 2.67499999…
+    [1.5e25, 1.5e25],
+    [0, 0],
+    [-0, 0],
+    [Number.NaN, 0],
+    [Number.POSITIVE_INFINITY, 0],
+  ])('rounds %d to %d', (value, rounded) => {
+    expect(round3(value)).toBe(rounded)
+  })
+
+  it('agrees with toPrecision(3) on any finite double', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (v) => {
+        expect(round3(v)).toBe(v === 0 ? 0 : reference(v))
+      }),
+      { numRuns: 20_000 }
+    )
+  })
+
+  it('agrees with toPrecision(3) on decimal values with few digits, where ties live', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9_999_999 }),
+        fc.integer({ min: -12, max: 12 }),
+        (m, e) => {
+          const v = m * 10 ** e
+          expect(round3(v)).toBe(reference(v))
+          expect(round3(-v)).toBe(reference(-v))
+        }
+      ),
+      { numRuns: 20_000 }
+    )
+  })
+})
