@@ -3,7 +3,7 @@
  * v2 default timeslice length by range length and data age (contract §2.5, D-extract table;
  * nerdgraph.md §3.4 gives the matching `TIMESERIES` buckets). Validated at load.
  */
-import * as z from 'zod'
+import * as z from 'zod/mini'
 
 const minute = 60
 const hour = 60 * minute
@@ -35,25 +35,29 @@ export const maxBuckets = 366
 /** "New Relic only collects data at one minute intervals" (D-extract): the smallest slice. */
 export const minimumSliceSeconds = minute
 
-const wholeMinutes = z
-  .number()
-  .int()
-  .positive()
-  .refine((s) => s % minute === 0, 'a whole number of minutes')
+const wholeMinutes = z.int().check(
+  z.positive(),
+  z.refine((s) => s % minute === 0, 'a whole number of minutes')
+)
 
 export const GranularitySchema = z
   .array(
     z.strictObject({
-      upTo: z.union([z.number().positive(), z.custom<number>((v) => v === Infinity)]),
+      upTo: z.union([z.number().check(z.positive()), z.custom<number>((v) => v === Infinity)]),
       fresh: wholeMinutes,
       old: z.union([wholeMinutes, z.literal('tenPoints')]),
     })
   )
-  .refine((rows) => rows.every((r, i) => i === 0 || r.upTo > rows[i - 1]!.upTo), 'upTo increases')
-  .refine((rows) => rows.at(-1)?.upTo === Infinity, 'the last row covers every range')
-  .refine(
-    (rows) => rows.every((r) => r.upTo === Infinity || r.upTo / r.fresh <= maxBuckets),
-    `no row exceeds ${maxBuckets} buckets`
+  .check(
+    z.refine(
+      (rows) => rows.every((r, i) => i === 0 || r.upTo > rows[i - 1]!.upTo),
+      'upTo increases'
+    ),
+    z.refine((rows) => rows.at(-1)?.upTo === Infinity, 'the last row covers every range'),
+    z.refine(
+      (rows) => rows.every((r) => r.upTo === Infinity || r.upTo / r.fresh <= maxBuckets),
+      `no row exceeds ${maxBuckets} buckets`
+    )
   )
 
 GranularitySchema.parse(defaultGranularity)

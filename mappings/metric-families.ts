@@ -4,7 +4,7 @@
  * `values[]` is omitted, in v2's order, and the list metric names show. The first matching row wins;
  * the last row matches every name. Validated at load.
  */
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import {
   apdexCount,
   cpuTimePercent,
@@ -152,29 +152,36 @@ export const metricFamilies = [
 
 export type FamilyName = (typeof metricFamilies)[number]['family']
 
-const valueName = z.string().refine((n) => Object.hasOwn(valueTypes, n), 'a known value type')
+const valueName = z
+  .string()
+  .check(z.refine((n) => Object.hasOwn(valueTypes, n), 'a known value type'))
 
 export const FamiliesSchema = z
   .array(
     z.strictObject({
-      family: z.string().min(1),
-      names: z.array(z.string().min(1)),
+      family: z.string().check(z.minLength(1)),
+      names: z.array(z.string().check(z.minLength(1))),
       prefixes: z.array(z.string()),
-      values: z.array(valueName).min(1),
-      alsoAccepts: z.array(valueName).optional(),
-      overrides: z.record(valueName, ValueDefinitionSchema).optional(),
+      values: z.array(valueName).check(z.minLength(1)),
+      alsoAccepts: z.optional(z.array(valueName)),
+      overrides: z.optional(z.record(valueName, ValueDefinitionSchema)),
     })
   )
-  .refine((rows) => new Set(rows.map((r) => r.family)).size === rows.length, 'unique families')
-  .refine((rows) => rows.at(-1)?.prefixes.includes(''), 'the last family matches every name')
-  .refine(
-    (rows) =>
-      rows.every(
-        (r) =>
-          new Set([...r.values, ...(r.alsoAccepts ?? [])]).size ===
-          r.values.length + (r.alsoAccepts?.length ?? 0)
-      ),
-    'no value is listed twice in a family'
+  .check(
+    z.refine((rows) => new Set(rows.map((r) => r.family)).size === rows.length, 'unique families'),
+    z.refine(
+      (rows) => rows.at(-1)?.prefixes.includes('') === true,
+      'the last family matches every name'
+    ),
+    z.refine(
+      (rows) =>
+        rows.every(
+          (r) =>
+            new Set([...r.values, ...(r.alsoAccepts ?? [])]).size ===
+            r.values.length + (r.alsoAccepts?.length ?? 0)
+        ),
+      'no value is listed twice in a family'
+    )
   )
 
 FamiliesSchema.parse(metricFamilies)

@@ -6,7 +6,7 @@
  * Units are v2's (contract §2.5): ms where v2 has ms, seconds for `average_value`, `%` for percentages.
  * Families pick their value list and may override a row (mappings/metric-families.ts).
  */
-import * as z from 'zod'
+import * as z from 'zod/mini'
 
 /** `newrelic.timeslice.value`: durations in seconds; `count, total, totalExclusive, min, max,
  * sumOfSquares` per row (nerdgraph.md §3.2). */
@@ -176,19 +176,24 @@ export const apdexCount = {
 
 const ValueDefinitionSchema = z.union([
   z.strictObject({
-    nrql: z.string().min(1),
-    count: z.literal(true).optional(),
-    inNames: z.literal(false).optional(),
+    nrql: z.string().check(z.minLength(1)),
+    count: z.optional(z.literal(true)),
+    inNames: z.optional(z.literal(false)),
   }),
   z.strictObject({
-    inputs: z.array(z.enum(Object.keys(nrqlInputs) as [InputName, ...InputName[]])).min(1),
+    inputs: z
+      .array(z.enum(Object.keys(nrqlInputs) as [InputName, ...InputName[]]))
+      .check(z.minLength(1)),
     formula: z.enum(Object.keys(formulas) as [FormulaName, ...FormulaName[]]),
-    count: z.literal(true).optional(),
-    inNames: z.literal(false).optional(),
+    count: z.optional(z.literal(true)),
+    inNames: z.optional(z.literal(false)),
   }),
 ])
 
-export const ValueTypesSchema = z.record(z.string().regex(/^[a-z_]+$/), ValueDefinitionSchema)
+export const ValueTypesSchema = z.record(
+  z.string().check(z.regex(/^[a-z_]+$/)),
+  ValueDefinitionSchema
+)
 
 ValueTypesSchema.parse(valueTypes)
 ValueDefinitionSchema.parse(cpuTimePercent)

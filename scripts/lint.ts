@@ -85,6 +85,8 @@ while (stack.length) {
       /^(node:|vitest|fast-check|@hono\/node-server|graphql$|graphql\/execution)/.test(spec)
     ) {
       report(file, 1, `the Worker imports ${spec}`)
+    } else if (spec === 'zod') {
+      report(file, 1, "the Worker imports 'zod': use 'zod/mini' (52 KiB instead of 72 KiB gzipped)")
     }
   }
 }

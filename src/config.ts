@@ -3,7 +3,7 @@
  * Settings shared by the Node entry (environment variables) and the Worker entry (`[vars]`), validated by zod
  * once at start-up. A bad value stops start-up with a message naming the setting.
  */
-import * as z from 'zod'
+import * as z from 'zod/mini'
 
 /** NerdGraph endpoints by region (contract nerdgraph.md §1.0). */
 export const nerdgraphUrls = {
@@ -11,21 +11,38 @@ export const nerdgraphUrls = {
   eu: 'https://api.eu.newrelic.com/graphql',
 } as const
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+/** An integer setting within [min, max], from a string or a number. */
+const integer = (min: number, max: number) =>
+  z.pipe(
+    z.coerce.number({ error: `expected an integer from ${min} to ${max}` }),
+    z
+      .int({ error: `expected an integer from ${min} to ${max}` })
+      .check(
+        z.minimum(min, { error: `expected an integer from ${min} to ${max}` }),
+        z.maximum(max, { error: `expected an integer from ${min} to ${max}` })
+      )
+  )
 
-const ConfigSchema = z
-  .object({
-    REGION: z.enum(['us', 'eu']).default('us'),
-    NERDGRAPH_URL: z.url({ protocol: /^https?$/ }).optional(),
-    PORT: z.coerce.number().int().min(0).max(65535).default(8787),
-    HOST: z.string().min(1).default('127.0.0.1'),
-    ACCOUNT_ID: z.coerce.number().int().positive().optional(),
-    UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
-    ALLOW_HTTP: bool.default(false),
-  })
-  .transform((c) => ({
+const bool = z.pipe(
+  z.enum(['true', 'false', '1', '0', 'yes', 'no'], {
+    error: 'expected true, false, 1, 0, yes or no',
+  }),
+  z.transform((v) => v === 'true' || v === '1' || v === 'yes')
+)
+
+const RawConfig = z.object({
+  REGION: z._default(z.enum(['us', 'eu'], { error: 'expected us or eu' }), 'us'),
+  NERDGRAPH_URL: z.optional(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })),
+  PORT: z._default(integer(0, 65535), 8787),
+  HOST: z._default(z.string().check(z.minLength(1)), '127.0.0.1'),
+  ACCOUNT_ID: z.optional(integer(1, 9_999_999_999)),
+  UPSTREAM_TIMEOUT_MS: z._default(integer(100, 120_000), 30_000),
+  ALLOW_HTTP: z._default(bool, false),
+})
+
+const ConfigSchema = z.pipe(
+  RawConfig,
+  z.transform((c) => ({
     region: c.REGION,
     nerdgraphUrl: c.NERDGRAPH_URL ?? nerdgraphUrls[c.REGION],
     port: c.PORT,
@@ -34,6 +51,7 @@ const ConfigSchema = z
     upstreamTimeoutMs: c.UPSTREAM_TIMEOUT_MS,
     allowHttp: c.ALLOW_HTTP,
   }))
+)
 
 export type Config = z.output<typeof ConfigSchema>
 export type ConfigInput = Record<string, unknown>
@@ -45,7 +63,7 @@ export class ConfigError extends Error {
 /** Validates raw settings; empty strings count as unset. Throws ConfigError naming each bad setting. */
 export function parseConfig(raw: ConfigInput = {}): Config {
   const cleaned = Object.fromEntries(
-    Object.entries(raw).filter(([k, v]) => k in ConfigSchema.in.shape && v !== '' && v != null)
+    Object.entries(raw).filter(([k, v]) => k in RawConfig.shape && v !== '' && v != null)
   )
   const result = ConfigSchema.safeParse(cleaned)
   if (result.success) return result.data

@@ -36,6 +36,20 @@ describe('parseConfig', () => {
     })
   })
 
+  it('says what each bad setting should be', () => {
+    expect(() =>
+      parseConfig({ REGION: 'mars', PORT: '70000', ALLOW_HTTP: 'maybe', NERDGRAPH_URL: 'ftp://x' })
+    ).toThrow(
+      [
+        'invalid v2bridge configuration:',
+        '  REGION: expected us or eu',
+        '  NERDGRAPH_URL: expected an http(s) URL',
+        '  PORT: expected an integer from 0 to 65535',
+        '  ALLOW_HTTP: expected true, false, 1, 0, yes or no',
+      ].join('\n')
+    )
+  })
+
   it('names every bad setting in one clear message', () => {
     expect(() => parseConfig({ REGION: 'mars', PORT: 'eighty', NERDGRAPH_URL: 'ftp://x' })).toThrow(
       ConfigError
