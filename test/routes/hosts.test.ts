@@ -37,6 +37,18 @@ describe('GET /v2/applications/:id/hosts and /instances', () => {
       expectGolden(`${name}.json`, pretty(text))
       expectGolden(`${name}.xml`, await (await h.get(`${path}.xml`)).text())
     }
+    // one host and one instance shown on their own
+    const host = (
+      await json<{ application_hosts: HostRecord[] }>(
+        await h.get('/v2/applications/9045822/hosts.json?filter[hostname]=web-01')
+      )
+    ).application_hosts[0]!
+    const shown = `/v2/applications/9045822/hosts/${host.id}`
+    expectGolden('host-9045822-web-01.json', pretty(await (await h.get(`${shown}.json`)).text()))
+    expectGolden('host-9045822-web-01.xml', await (await h.get(`${shown}.xml`)).text())
+    const instance = `/v2/applications/9045822/instances/${host.links.application_instances[0]}`
+    expectGolden('instance-9045822-web-01.json', pretty(await (await h.get(`${instance}.json`)).text()))
+    expectGolden('instance-9045822-web-01.xml', await (await h.get(`${instance}.xml`)).text())
   })
 
   it('use the same IDs as the application links, and show each of them', async () => {
