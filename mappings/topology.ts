@@ -16,5 +16,5 @@ export const presenceMetricNames = [
 export const membershipWindowMs = 60 * 60 * 1000
 
 /** v2 summaries are "a rolling 3–4 minute average" (contract §2.1, SW11 notes); v2bridge uses the last
- * five whole minutes, the window NerdGraph's apmSummary is computed over in the simulator. */
+ * five whole minutes. */
 export const summaryWindowMs = 5 * 60 * 1000

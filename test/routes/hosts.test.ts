@@ -47,7 +47,10 @@ describe('GET /v2/applications/:id/hosts and /instances', () => {
     expectGolden('host-9045822-web-01.json', pretty(await (await h.get(`${shown}.json`)).text()))
     expectGolden('host-9045822-web-01.xml', await (await h.get(`${shown}.xml`)).text())
     const instance = `/v2/applications/9045822/instances/${host.links.application_instances[0]}`
-    expectGolden('instance-9045822-web-01.json', pretty(await (await h.get(`${instance}.json`)).text()))
+    expectGolden(
+      'instance-9045822-web-01.json',
+      pretty(await (await h.get(`${instance}.json`)).text())
+    )
     expectGolden('instance-9045822-web-01.xml', await (await h.get(`${instance}.xml`)).text())
   })
 
