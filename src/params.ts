@@ -58,6 +58,18 @@ export class V2Params {
   }
 }
 
+/** Title of the 422 for a `page` that is not a number (contract §8 item 3: 422 for parameters). */
+export const invalidPageTitle = "Invalid 'page' parameter"
+
+/** The 1-based `page` of every paged list (contract §1.6): absent → 1, and 0 → 1 as Rails'
+ * paginators read it; anything but digits → 422. */
+export function pageParam(params: V2Params): number {
+  const raw = params.get('page')?.trim()
+  if (raw === undefined || raw === '') return 1
+  if (!/^\d{1,9}$/.test(raw)) throw new V2Error(422, invalidPageTitle)
+  return Math.max(1, Number(raw))
+}
+
 /** Reads the body of a request as parameters: form-encoded or a JSON object. */
 export function paramsFromBody(text: string, contentType: string | undefined): [string, string][] {
   if (text.trim() === '') return []

@@ -20,7 +20,8 @@ import {
   type ListApplicationsData,
 } from './documents'
 import { cachedInsights, insightsNrql, rememberInsights, type AccountInsights } from './members'
-import { applicationFilters, applicationSearchQuery, pageNumber } from './plan'
+import { pageParam } from '../params'
+import { applicationFilters, applicationSearchQuery } from './plan'
 import { toV2Application } from './reshape'
 
 export const pageSize = 200
@@ -108,7 +109,7 @@ async function cursorFor(c: Context<Env>, query: string, page: number) {
 export async function listApplications(c: Context<Env>) {
   const p = c.get('params')
   const filters = applicationFilters(p)
-  const page = pageNumber(p)
+  const page = pageParam(p)
   const accounts = await visibleAccounts(c)
   let ids = filters.ids
   if (filters.host) {

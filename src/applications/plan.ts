@@ -44,16 +44,6 @@ export function applicationFilters(p: V2Params): ApplicationFilters {
   return f
 }
 
-/** The 1-based `page` parameter (contract §1.6); absent → 1. */
-export function pageNumber(p: V2Params): number {
-  const raw = p.get('page')?.trim()
-  if (raw === undefined || raw === '') return 1
-  if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1) {
-    throw new V2Error(422, 'Invalid page: expected a positive integer')
-  }
-  return Number(raw)
-}
-
 /** Entity-search query for APM applications; `ids` narrows to IDs already known to match. */
 export function applicationSearchQuery(
   f: ApplicationFilters,

@@ -7,7 +7,8 @@
 import type { Context } from 'hono'
 import type { Env } from '../env'
 import { V2Error } from '../errors'
-import { idList, pageNumber } from '../applications/plan'
+import { idList } from '../applications/plan'
+import { pageParam } from '../params'
 import { linkHeader } from '../link-header'
 import {
   applicationHostLinkTemplates,
@@ -21,7 +22,7 @@ export const hostPageSize = 200
 
 function page<T>(c: Context<Env>, items: T[]) {
   const p = c.get('params')
-  const n = pageNumber(p)
+  const n = pageParam(p)
   const lastPage = Math.max(1, Math.ceil(items.length / hostPageSize))
   const link = linkHeader(new URL(c.req.url), c.req.raw.headers, p.entries(), { page: n, lastPage })
   return { items: items.slice((n - 1) * hostPageSize, n * hostPageSize), link }

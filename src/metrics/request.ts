@@ -4,14 +4,13 @@
  * §2.5): names in every spelling, values comma-joined or not, times, period, summarize, raw, paging.
  */
 import { V2Error } from '../errors'
-import type { V2Params } from '../params'
+import { pageParam, type V2Params } from '../params'
 import { resolveTimeRange } from '../time-range'
 import type { MetricDataRequest } from './plan'
 
 export const requestTitles = {
   // Missing names: [UNCONFIRMED] contract §2.5, proposal 422.
   noNames: 'No metric names given: names[] is required',
-  page: "Invalid 'page' parameter",
   cursor: "Invalid 'cursor' parameter",
 } as const
 
@@ -75,11 +74,10 @@ export function metricNamesRequest(params: V2Params, pageSize: number): MetricNa
   const name = params.get('name') || undefined
   const cursor = params.get('cursor')
   if (cursor) return { name, page: decodeCursor(cursor, pageSize), cursorMode: true }
-  const page = params.get('page')
-  if (page === undefined || page.trim() === '') return { name, page: 1, cursorMode: true }
-  if (!/^\s*\d{1,9}\s*$/.test(page)) throw new V2Error(422, requestTitles.page)
-  // Rails treats page 0 as the first page.
-  return { name, page: Math.max(1, Number(page)), cursorMode: false }
+  if (params.get('page')?.trim() === undefined || params.get('page')?.trim() === '') {
+    return { name, page: 1, cursorMode: true }
+  }
+  return { name, page: pageParam(params), cursorMode: false }
 }
 
 function unique(list: string[]): string[] {

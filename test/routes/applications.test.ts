@@ -97,13 +97,18 @@ describe('GET /v2/applications', () => {
     expect(res.headers.get('link')).toBeNull()
   })
 
-  it('rejects a page that is not a positive integer with 422', async () => {
+  it('reads page 0 as the first page and rejects a page that is not a number with 422', async () => {
     const h = harness()
-    for (const page of ['0', '-1', 'two']) {
+    const first = await list(h, '/v2/applications.json?page=0&filter[name]=Storefront')
+    expect(first.body.applications.map((a) => a.name)).toEqual([
+      'Storefront (ruby)',
+      'Storefront (staging)',
+    ])
+    for (const page of ['-1', 'two', '1.5']) {
       const res = await h.get(`/v2/applications.json?page=${page}`)
       expect(res.status).toBe(422)
       expect(await res.json()).toEqual({
-        error: { title: 'Invalid page: expected a positive integer' },
+        error: { title: "Invalid 'page' parameter" },
       })
     }
   })
