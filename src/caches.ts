@@ -18,6 +18,8 @@ export function createCaches() {
     cursors: new PartitionedCache<(string | null | undefined)[]>(10 * 60 * 1000),
     /** per account: members and browser figures of every application, for list pages. */
     insights: new PartitionedCache<AccountInsights>(60 * 1000),
+    /** per scope and filter: metric names; new names come with deployments, so 15 minutes. */
+    metricNames: new PartitionedCache<string[]>(15 * 60 * 1000),
     /** per application: hosts and instances; hosts come and go slowly. */
     topologies: new PartitionedCache<Topology>(5 * 60 * 1000),
   }

@@ -9,6 +9,7 @@ import type { Context } from 'hono'
 import type { Env } from './env'
 import { V2Error, titles } from './errors'
 import { apmApplicationGuid } from './identity'
+import type { NerdGraphResult } from './nerdgraph'
 import { quote } from './nrql'
 
 export interface ResolvedApplication {
@@ -73,13 +74,20 @@ export async function resolveApplication(
   return result
 }
 
-/** NerdGraph refuses an account the key cannot see (FORBIDDEN → 403); for a pinned account that
- * means the application is not the caller's, which v2 answers with 404 (contract §2.2). */
-export async function forbiddenAsNotFound<T>(request: Promise<T>, title: string): Promise<T> {
+/**
+ * A NerdGraph query about one application. NerdGraph refuses an account the key cannot see
+ * (FORBIDDEN → 403); for a pinned account that means the application is not the caller's, which v2
+ * answers with 404 (contract §2.2), on every route under `/applications/{id}`.
+ */
+export async function queryApplication<T>(
+  c: Context<Env>,
+  document: string,
+  variables: Record<string, unknown>
+): Promise<NerdGraphResult<T>> {
   try {
-    return await request
+    return await c.get('nerdgraph').query<T>(document, variables)
   } catch (err) {
-    if (err instanceof V2Error && err.status === 403) throw new V2Error(404, title)
+    if (err instanceof V2Error && err.status === 403) throw new V2Error(404, titles.noApplication)
     throw err
   }
 }

@@ -10,7 +10,7 @@ import type { Env } from './env'
 import { V2Error } from './errors'
 import { instanceKey, mintIds, resolveId } from './ids'
 import { quote } from './nrql'
-import type { ResolvedApplication } from './resolve'
+import { queryApplication, type ResolvedApplication } from './resolve'
 import { nrqlDocument, type NrqlData } from './nrql-document'
 import { presenceMetricNames, membershipWindowMs } from '../mappings/topology'
 
@@ -99,7 +99,7 @@ export function rememberTopology(c: Context<Env>, appId: number, topology: Topol
 export async function appTopology(c: Context<Env>, app: ResolvedApplication): Promise<Topology> {
   const hit = c.get('caches').topologies.get(c.get('keyHash'), String(app.appId))
   if (hit) return hit
-  const { data } = await c.get('nerdgraph').query<NrqlData>(nrqlDocument, {
+  const { data } = await queryApplication<NrqlData>(c, nrqlDocument, {
     accountId: app.accountId,
     nrql: membersNrql({ guid: app.guid }, membershipWindow(Date.now())),
   })

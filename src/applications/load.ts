@@ -6,12 +6,7 @@
 import type { Context } from 'hono'
 import type { Env } from '../env'
 import { V2Error, titles } from '../errors'
-import {
-  forbiddenAsNotFound,
-  pathId,
-  resolveApplication,
-  type ResolvedApplication,
-} from '../resolve'
+import { pathId, queryApplication, resolveApplication, type ResolvedApplication } from '../resolve'
 import {
   membersNrql,
   membershipWindow,
@@ -33,15 +28,12 @@ export async function loadApplication<T extends AppDocumentData>(
 ): Promise<{ data: T; entity: ApmApplication; topology: Topology }> {
   const app = await resolveApplication(c, pathId(c.req.param('id'), titles.noApplication))
   const now = Date.now()
-  const { data } = await forbiddenAsNotFound(
-    c.get('nerdgraph').query<T>(document, {
-      guid: app.guid,
-      accountId: app.accountId,
-      members: membersNrql({ guid: app.guid }, membershipWindow(now)),
-      ...extraVariables(app, now),
-    }),
-    titles.noApplication
-  )
+  const { data } = await queryApplication<T>(c, document, {
+    guid: app.guid,
+    accountId: app.accountId,
+    members: membersNrql({ guid: app.guid }, membershipWindow(now)),
+    ...extraVariables(app, now),
+  })
   const entity = data.actor.entity
   if (!entity || entity.applicationId !== app.appId) throw new V2Error(404, titles.noApplication)
   const rows = (data.actor.account?.members?.results ?? []) as MemberRow[]

@@ -4,9 +4,9 @@
  * (key, scope, filter), cached because names are long-lived, then paged 1000 at a time.
  */
 import type { Context } from 'hono'
-import { PartitionedCache } from '../cache'
 import type { Env } from '../env'
 import type { PageLinks } from '../link-header'
+import { queryApplication } from '../resolve'
 import type { MetricNamesData } from './documents'
 import { familyOf, listedValues } from './families'
 import { planMetricNames, type MetricScope } from './plan'
@@ -15,9 +15,6 @@ import { encodeCursor, type MetricNamesRequest } from './request'
 /** 1000 names per page [CONFIRMED contract §1.6, D-pag-old]. */
 export const namesPageSize = 1000
 
-/** New names appear with deployments; a quarter of an hour of staleness is harmless. */
-const cache = new PartitionedCache<string[]>(15 * 60 * 1000)
-
 /** The scope's metric names matching `filter`, sorted; from the per-key cache when fresh. */
 export async function listMetricNames(
   c: Context<Env>,
@@ -25,10 +22,11 @@ export async function listMetricNames(
   filter: string | undefined
 ): Promise<string[]> {
   const key = JSON.stringify([scope.accountId, scope.guid, scope.host, scope.instanceName, filter])
+  const cache = c.get('caches').metricNames
   const hit = cache.get(c.get('keyHash'), key)
   if (hit) return hit
   const plan = planMetricNames(scope, filter, Date.now())
-  const { data } = await c.get('nerdgraph').query<MetricNamesData>(plan.document, plan.variables)
+  const { data } = await queryApplication<MetricNamesData>(c, plan.document, plan.variables)
   const names = namesFrom(data, filter)
   cache.set(c.get('keyHash'), key, names)
   return names

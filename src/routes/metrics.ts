@@ -12,6 +12,7 @@ import { planMetricData } from '../metrics/plan'
 import { metricDataRequest, metricNamesRequest } from '../metrics/request'
 import { toV2MetricData } from '../metrics/reshape'
 import { applicationScope, hostScope, instanceScope } from '../metrics/scope'
+import { queryApplication } from '../resolve'
 import { respond } from '../respond'
 
 export const metrics = new Hono<Env>()
@@ -36,7 +37,7 @@ for (const [base, scopeOf] of scopes) {
   metrics.on(read, `${base}/metrics/data`, async (c) => {
     const request = metricDataRequest(c.get('params'), Date.now())
     const plan = planMetricData(request, await scopeOf(c))
-    const { data } = await c.get('nerdgraph').query<MetricDataData>(plan.document, plan.variables)
+    const { data } = await queryApplication<MetricDataData>(c, plan.document, plan.variables)
     return respond(c, toV2MetricData(plan, data))
   })
 }

@@ -262,3 +262,21 @@ describe('GET /v2/applications/:id', () => {
     expect(await pinned.text()).toContain('<title>No Application found with the given ID</title>')
   })
 })
+
+describe('routes under /v2/applications/:id', () => {
+  it('answer 404 "No Application found" when the pinned account is not the key\'s', async () => {
+    const h = harness()
+    for (const path of [
+      '/v2/applications/9045822.json',
+      '/v2/applications/9045822/hosts.json',
+      '/v2/applications/9045822/instances.xml',
+      '/v2/applications/9045822/hosts/5/metrics/data.json?names[]=HttpDispatcher',
+      '/v2/applications/9045822/metrics.json',
+      '/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher',
+    ]) {
+      const res = await h.get(path, { key: DEMO_KEYS.one, headers: { 'X-Account-Id': '1000001' } })
+      expect(res.status, path).toBe(404)
+      expect(await res.text(), path).toContain('No Application found with the given ID')
+    }
+  })
+})
