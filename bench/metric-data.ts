@@ -7,20 +7,10 @@ import type { MetricDataData } from '../src/metrics/documents'
 import { planMetricData } from '../src/metrics/plan'
 import { toV2MetricData } from '../src/metrics/reshape'
 import { resolveTimeRange } from '../src/time-range'
+import { tenNames } from './cases'
 
 const now = Date.UTC(2026, 0, 15, 12)
-const names = [
-  'HttpDispatcher',
-  'Apdex',
-  'EndUser/Apdex',
-  'Errors/all',
-  'Memory/Physical',
-  'CPU/User Time',
-  'EndUser',
-  'WebTransaction',
-  'OtherTransaction/all',
-  'WebFrontend/QueueTime',
-]
+const names = tenNames
 const range = resolveTimeRange(
   { from: '2026-01-15T10:00:00Z', to: '2026-01-15T11:00:00Z', summarize: false },
   now

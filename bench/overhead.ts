@@ -1,0 +1,130 @@
+/**
+ * @module bench/overhead
+ * `npm run bench:overhead [-- seconds rounds]`: v2bridge against a bare Hono passthrough, both in
+ * front of the same canned NerdGraph (bench/canned-upstream.ts), each server in its own process,
+ * loaded by autocannon from this one. Rounds interleave the two (the order alternates) for each call
+ * shape at concurrency 1, 10 and 100; each connection has its own key, so no two in-flight requests
+ * are coalesced. Prints the medians over rounds of req/s, p50 and p99, and of the per-round ratio
+ * v2bridge / passthrough. Figures, not pass/fail: run it on a quiet machine.
+ */
+import autocannon from 'autocannon'
+import { fork, type ChildProcess } from 'node:child_process'
+import { loadavg } from 'node:os'
+import { benchCases } from './cases'
+
+const seconds = Number(process.argv[2] ?? process.env['BENCH_SECONDS'] ?? 3)
+const rounds = Number(process.argv[3] ?? process.env['BENCH_ROUNDS'] ?? 3)
+const concurrencies = [1, 10, 100]
+const script = new URL('./overhead-server.ts', import.meta.url).pathname
+const children: ChildProcess[] = []
+
+function start(role: string, ...args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = fork(script, [role, ...args], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  })
+  children.push(child)
+  return new Promise((resolve, reject) => {
+    child.once('message', (m: { url: string }) => resolve({ child, url: m.url }))
+    child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)))
+  })
+}
+
+interface Run {
+  rps: number
+  p50: number
+  p99: number
+  bad: number
+}
+
+async function load(url: string, connections: number, duration: number): Promise<Run> {
+  let n = 0
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    setupClient: (client) => {
+      n += 1
+      client.setHeaders({ 'x-api-key': `NRAK-BENCH${String(n).padStart(22, '0')}` })
+    },
+  })
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bad: result.non2xx + result.errors + result.timeouts,
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+try {
+  const upstream = await start('upstream')
+  const [bridge, bare] = await Promise.all([
+    start('bridge', upstream.url),
+    start('bare', upstream.url),
+  ])
+  const cases = benchCases(9045822)
+  for (const c of cases) {
+    const res = await fetch(`${bridge.url}${c.path}`, { headers: { 'x-api-key': 'NRAK-WARM' } })
+    if (res.status !== 200) throw new Error(`${c.label}: v2bridge answered ${res.status}`)
+    const body = await (await fetch(`${upstream.url}/_last`)).text()
+    await new Promise((done) => {
+      bare.child.once('message', done)
+      bare.child.send({ path: c.path, body })
+    })
+  }
+  console.log(
+    `bench:overhead — ${seconds} s per run, ${rounds} interleaved rounds, load average ` +
+      `${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} at start`
+  )
+  console.log(
+    'case'.padEnd(38) +
+      'conc'.padStart(5) +
+      'bare req/s'.padStart(12) +
+      'v2b req/s'.padStart(11) +
+      'ratio'.padStart(7) +
+      '   p50 bare/v2b ms   p99 bare/v2b ms'
+  )
+  for (const c of cases) {
+    for (const conns of concurrencies) {
+      const runs = { bare: [] as Run[], bridge: [] as Run[] }
+      await load(`${bare.url}${c.path}`, conns, 1) // warm both
+      await load(`${bridge.url}${c.path}`, conns, 1)
+      for (let r = 0; r < rounds; r++) {
+        const order = r % 2 ? (['bridge', 'bare'] as const) : (['bare', 'bridge'] as const)
+        for (const who of order) {
+          runs[who].push(
+            await load(`${(who === 'bare' ? bare : bridge).url}${c.path}`, conns, seconds)
+          )
+        }
+      }
+      const ratio = median(runs.bridge.map((b, i) => b.rps / runs.bare[i]!.rps))
+      const m = (who: 'bare' | 'bridge', k: keyof Run) => median(runs[who].map((x) => x[k]))
+      const bad = m('bare', 'bad') + m('bridge', 'bad')
+      console.log(
+        c.label.padEnd(38) +
+          String(conns).padStart(5) +
+          m('bare', 'rps').toFixed(0).padStart(12) +
+          m('bridge', 'rps').toFixed(0).padStart(11) +
+          ratio.toFixed(2).padStart(7) +
+          `   ${m('bare', 'p50')}/${m('bridge', 'p50')}`.padEnd(18) +
+          `   ${m('bare', 'p99')}/${m('bridge', 'p99')}` +
+          (bad ? `   (${bad} failed)` : '')
+      )
+    }
+  }
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at end`
+  )
+} finally {
+  for (const child of children) child.kill()
+}
