@@ -10,7 +10,8 @@ import type { Bindings, Env } from './env'
 import { V2Error, titles } from './errors'
 import { keyFingerprint } from './identity'
 import { createNerdGraph } from './nerdgraph'
-import { V2Params, paramsFromBody, maxParamBodyBytes } from './params'
+import { bodyLimits, ClientAbort, readCapped } from './body'
+import { V2Params, paramsFromBody } from './params'
 import { formatOf, pathWithoutFormat, type Format } from './render'
 import { render } from './respond'
 import { allowedMethods } from './allowed-methods'
@@ -137,6 +138,11 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
       if (err.messages) error['messages'] = err.messages
       return render(format, { error }, err.status, err.headers)
     }
+    // A client that left mid-request is not a server fault: logged as status 499 (nginx's "client
+    // closed request"), an answer nobody reads.
+    if (err instanceof ClientAbort || c.req.raw.signal?.aborted) {
+      return render(format, { error: { title: titles.clientClosed } }, 499)
+    }
     // Unknown errors: logged (key scrubbed), answered with the generic v2 500, never echoed.
     const failure = describeFailure(err, c.get('apiKey'))
     c.set('failure', failure)
@@ -147,20 +153,10 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   return app
 }
 
-/** Parameters carried in the body (contract §1.3): form or JSON, also on GET via the Node entry. */
+/** Parameters carried in the body (contract §1.3): form or JSON, also on GET via the Node entry,
+ * whose `getBody` hands over the socket's body (fetch's Request cannot carry one on GET). */
 async function bodyParams(req: Request, env: Bindings | undefined): Promise<[string, string][]> {
-  const text =
-    req.method === 'GET' || req.method === 'HEAD'
-      ? ((await env?.readGetBody?.()) ?? '')
-      : await readLimited(req)
+  const stream = req.method === 'GET' || req.method === 'HEAD' ? env?.getBody?.() : req.body
+  const text = await readCapped(stream, bodyLimits.read, req.headers.get('content-length'))
   return paramsFromBody(text, req.headers.get('content-type') ?? undefined)
-}
-
-async function readLimited(req: Request): Promise<string> {
-  if (!req.body) return ''
-  const length = Number(req.headers.get('content-length') ?? 0)
-  if (length > maxParamBodyBytes) throw new V2Error(413, titles.bodyTooLarge)
-  const text = await req.text()
-  if (text.length > maxParamBodyBytes) throw new V2Error(413, titles.bodyTooLarge)
-  return text
 }

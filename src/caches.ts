@@ -5,6 +5,7 @@
  */
 import { PartitionedCache } from './cache'
 import type { AccountInsights } from './applications/members'
+import type { CursorWalk } from './applications/list'
 import type { ResolvedApplication } from './resolve'
 import type { Topology } from './topology'
 
@@ -14,8 +15,8 @@ export function createCaches() {
     applications: new PartitionedCache<ResolvedApplication>(60 * 60 * 1000),
     /** the accounts a key sees. */
     accounts: new PartitionedCache<number[]>(10 * 60 * 1000),
-    /** entity-search cursors per query: cursors[n] opens page n, null past the end. */
-    cursors: new PartitionedCache<(string | null | undefined)[]>(10 * 60 * 1000),
+    /** entity-search cursors and last page per query (applications/list.ts). */
+    cursors: new PartitionedCache<CursorWalk>(10 * 60 * 1000),
     /** per account: members and browser figures of every application, for list pages. */
     insights: new PartitionedCache<AccountInsights>(60 * 1000),
     /** per scope and filter: metric names; new names come with deployments, so 15 minutes. */

@@ -15,7 +15,7 @@ export interface Bindings {
   UPSTREAM_TIMEOUT_MS?: string
   ALLOW_HTTP?: string
   /** Node entry only: the body of a GET request, which the fetch `Request` cannot carry. */
-  readGetBody?: () => Promise<string>
+  getBody?: () => ReadableStream<Uint8Array> | null
   /** Node entry only: the scheme of the socket (`X-Forwarded-Proto` is then honoured, src/https.ts). */
   connectionScheme?: 'http' | 'https'
 }

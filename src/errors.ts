@@ -39,6 +39,7 @@ export const titles = {
   tooManyRequests: 'Too many requests', // D-429 status line; the documented body is `{}`
   methodNotAllowed: 'Method not allowed', // [INFERRED] RFC 9110 §15.5.6 reason phrase
   bodyTooLarge: 'Request body too large', // [INFERRED] RFC 9110 §15.5.14
+  clientClosed: 'Client closed the request', // logged only: nginx's 499, nobody reads the answer
 } as const
 
 /** A 429 with both v2 header families and `Retry-After` (contract §1.8). */

@@ -33,7 +33,7 @@ export function startServer(
         fetch: (req, env) => {
           const incoming = env.incoming as IncomingMessage
           return app.fetch(req, {
-            readGetBody: () => readGetBody(incoming),
+            getBody: () => getBody(incoming),
             connectionScheme: (incoming.socket as TLSSocket).encrypted ? 'https' : 'http',
           })
         },
@@ -50,21 +50,41 @@ export function startServer(
   })
 }
 
-/** curl `-X GET -d …` sends a form body on GET (contract §1.3.2); fetch's Request drops it. */
-function readGetBody(incoming: IncomingMessage): Promise<string> {
+/** curl `-X GET -d …` sends a form body on GET (contract §1.3.2), which fetch's Request drops: the
+ * app reads it from this stream with its byte cap (src/body.ts). Cancelling discards the rest
+ * without closing the socket, so the 413 can still be written. */
+function getBody(incoming: IncomingMessage): ReadableStream<Uint8Array> | null {
   const hasBody =
     Number(incoming.headers['content-length'] ?? 0) > 0 ||
     incoming.headers['transfer-encoding'] !== undefined
-  if (!hasBody || incoming.readableEnded) return Promise.resolve('')
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    incoming.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size <= 64 * 1024) chunks.push(chunk)
-    })
-    incoming.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    incoming.once('error', reject)
+  if (!hasBody || incoming.readableEnded) return null
+  let done = false
+  const onData = (chunk: Buffer) => {
+    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length))
+    if ((controller.desiredSize ?? 0) <= 0) incoming.pause()
+  }
+  const finish = (err?: Error) => {
+    if (done) return
+    done = true
+    incoming.off('data', onData)
+    if (err) controller.error(err)
+    else controller.close()
+  }
+  let controller!: ReadableStreamDefaultController<Uint8Array>
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c
+      incoming.on('data', onData)
+      incoming.once('end', () => finish())
+      incoming.once('error', (err) => finish(err))
+      incoming.once('aborted', () => finish(new Error('aborted')))
+    },
+    pull: () => void incoming.resume(),
+    cancel() {
+      done = true
+      incoming.off('data', onData)
+      incoming.resume()
+    },
   })
 }
 

@@ -4,10 +4,16 @@
  * a form body (also on GET, as `curl -X GET -d` sends it), or a JSON object body on POST-as-read.
  * Array spellings `x[]`, `x` and `x[N]` are read as one list.
  */
+import { jsonDepth, maxJsonDepth } from './body'
 import { V2Error } from './errors'
 
-/** Largest body v2bridge reads as parameters; v2 read calls carry a few KiB at most. */
-export const maxParamBodyBytes = 64 * 1024
+/** 400 titles of bodies that cannot be read as parameters (contract §1.7 proposal: 400 only for
+ * unparsable bodies). */
+export const bodyTitles = {
+  json: 'Invalid JSON in request body',
+  notObject: 'The request body must be a JSON object',
+  tooDeep: `The JSON request body is nested deeper than ${maxJsonDepth} levels`,
+} as const
 
 export class V2Params {
   private readonly map = new Map<string, string[]>()
@@ -75,14 +81,16 @@ export function paramsFromBody(text: string, contentType: string | undefined): [
   if (text.trim() === '') return []
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
   if (type === 'application/json' || (type === '' && /^\s*\{/.test(text))) {
+    // Checked before parsing: flattening (and JSON.stringify of nested values) recurse.
+    if (jsonDepth(text) > maxJsonDepth) throw new V2Error(400, bodyTitles.tooDeep)
     let parsed: unknown
     try {
       parsed = JSON.parse(text)
     } catch {
-      throw new V2Error(400, 'Invalid JSON in request body')
+      throw new V2Error(400, bodyTitles.json)
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new V2Error(400, 'The request body must be a JSON object')
+      throw new V2Error(400, bodyTitles.notObject)
     }
     return flattenJson(parsed as Record<string, unknown>)
   }

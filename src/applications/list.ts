@@ -30,6 +30,7 @@ const nextCursorDocument = gql`
   query ApplicationCursor($query: String!, $cursor: String) {
     actor {
       entitySearch(query: $query, sortByWithDirection: [{ attribute: NAME, direction: ASC }]) {
+        count
         results(cursor: $cursor) {
           nextCursor
         }
@@ -39,7 +40,14 @@ const nextCursorDocument = gql`
 `
 
 interface NextCursorData {
-  actor: { entitySearch: { results: { nextCursor: string | null } } | null }
+  actor: { entitySearch: { count: number; results: { nextCursor: string | null } } | null }
+}
+
+/** What is known of one query's pages: `cursors[n]` opens page n (learnt in order from page 2, null
+ * past the end) and the last page from the search's `count`. */
+export interface CursorWalk {
+  cursors: (string | null)[]
+  lastPage?: number
 }
 
 export const listDocuments = { nextCursorDocument, accountsDocument }
@@ -86,24 +94,42 @@ function storeInsights(c: Context<Env>, accounts: number[], data: { actor: Accou
   })
 }
 
-/** The cursor that opens `page`, walking forward from the last one known; null past the end. */
+/** The cursor that opens `page`, walking forward from the last one known; null past the end. Local
+ * work is O(1) in `page`: a page past the search's `count` is answered without walking. */
 async function cursorFor(c: Context<Env>, query: string, page: number) {
   if (page === 1) return undefined
-  const keyHash = c.get('keyHash')
-  const cursorsCache = c.get('caches').cursors
-  const cursors = cursorsCache.get(keyHash, query) ?? []
-  let known = page
-  while (known > 1 && cursors[known] === undefined) known -= 1
-  for (let n = known; n < page; n += 1) {
-    if (n > 1 && cursors[n] === null) return null
+  const walk = cursorWalk(c, query)
+  let n = Math.min(page, Math.max(1, walk.cursors.length - 1))
+  for (;;) {
+    if (walk.lastPage !== undefined && page > walk.lastPage) return null
+    if (n > 1 && walk.cursors[n] === null) return null
+    if (n === page) return walk.cursors[page]
     const { data } = await c.get('nerdgraph').query<NextCursorData>(nextCursorDocument, {
       query,
-      cursor: cursors[n] ?? null,
+      cursor: walk.cursors[n] ?? null,
     })
-    cursors[n + 1] = data.actor.entitySearch?.results.nextCursor ?? null
+    learn(c, query, walk, n, data.actor.entitySearch)
+    n += 1
   }
-  cursorsCache.set(keyHash, query, cursors)
-  return cursors[page]
+}
+
+function cursorWalk(c: Context<Env>, query: string): CursorWalk {
+  return c.get('caches').cursors.get(c.get('keyHash'), query) ?? { cursors: [] }
+}
+
+/** Records what the search of `page` said: the cursor of the next page and the last page. */
+function learn(
+  c: Context<Env>,
+  query: string,
+  walk: CursorWalk,
+  page: number,
+  search: { count: number; results: { nextCursor: string | null } } | null
+) {
+  // Cursors stay contiguous, so the last one known is the highest (see cursorFor).
+  if (page === 1 || walk.cursors[page] !== undefined)
+    walk.cursors[page + 1] = search?.results.nextCursor ?? null
+  walk.lastPage = Math.max(1, Math.ceil((search?.count ?? 0) / pageSize))
+  c.get('caches').cursors.set(c.get('keyHash'), query, walk)
 }
 
 export async function listApplications(c: Context<Env>) {
@@ -137,10 +163,7 @@ export async function listApplications(c: Context<Env>) {
   storeInsights(c, missing, data)
   const search = data.actor.entitySearch
   const entities = search?.results.entities ?? []
-  const cursorsCache = c.get('caches').cursors
-  const cursors = cursorsCache.get(c.get('keyHash'), query) ?? []
-  cursors[page + 1] = search?.results.nextCursor ?? null
-  cursorsCache.set(c.get('keyHash'), query, cursors)
+  learn(c, query, cursorWalk(c, query), page, search)
 
   const records = entities.map((e) => {
     rememberApplication(c, {

@@ -104,8 +104,8 @@ describe('GET /applications/:id/metrics/data', () => {
           },
         },
         {
-          readGetBody: async () =>
-            'names[]=HttpDispatcher&names[]=CPU/User+Time&values[]=call_count',
+          getBody: () =>
+            new Response('names[]=HttpDispatcher&names[]=CPU/User+Time&values[]=call_count').body,
         }
       )
       const body = (await res.json()) as { metric_data: { metrics_found: string[] } }

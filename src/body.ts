@@ -1,0 +1,78 @@
+/**
+ * @module body
+ * Request bodies, read as a stream with a byte cap: 413 as soon as the cap is passed and the rest is
+ * never read (a chunked upload has no Content-Length to check first). A body that stops because the
+ * client went away is a `ClientAbort`, not a server error.
+ */
+import { V2Error, titles } from './errors'
+
+export const bodyLimits = {
+  /** Parameters of a read (GET, HEAD, POST-as-read): a few KiB at most in every v2 client. */
+  read: 64 * 1024,
+  /** A write such as POST deployment: v2 caps `changelog` and `description` at 65,535 characters
+   * each (New Relic docs "Track changes using NerdGraph", v2 deployment fields), so even escaped as
+   * `\uXXXX` (6 bytes a character) a maximal deployment is under 800 KiB; 1 MiB admits it. */
+  write: 1024 * 1024,
+} as const
+
+/** The client closed the connection before its body arrived (logged as an abort, src/app.ts). */
+export class ClientAbort extends Error {
+  override name = 'ClientAbort'
+}
+
+/** Reads `stream` as UTF-8 text of at most `limit` bytes; 413 once more arrives. */
+export async function readCapped(
+  stream: ReadableStream<Uint8Array> | null | undefined,
+  limit: number,
+  declaredLength?: string | null
+): Promise<string> {
+  if (!stream) return ''
+  if (declaredLength && Number(declaredLength) > limit) {
+    void stream.cancel().catch(() => {})
+    throw new V2Error(413, titles.bodyTooLarge)
+  }
+  const reader = stream.getReader()
+  const decoder = new TextDecoder()
+  let size = 0
+  let text = ''
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>
+    try {
+      chunk = await reader.read()
+    } catch (err) {
+      throw new ClientAbort('the client closed the connection while sending its body', {
+        cause: err,
+      })
+    }
+    if (chunk.done) return text + decoder.decode()
+    size += chunk.value.byteLength
+    if (size > limit) {
+      void reader.cancel().catch(() => {})
+      throw new V2Error(413, titles.bodyTooLarge)
+    }
+    text += decoder.decode(chunk.value, { stream: true })
+  }
+}
+
+/** Deepest JSON nesting a v2 parameter body needs is 3 (`{"filter":{"ids":[1]}}`); 32 is ample. */
+export const maxJsonDepth = 32
+
+/** Nesting depth of JSON text, counted without parsing (strings skipped), stopping past `max`. */
+export function jsonDepth(text: string, max = maxJsonDepth): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i)
+    if (inString) {
+      if (ch === 0x5c)
+        i++ // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false
+    } else if (ch === 0x22) inString = true
+    else if (ch === 0x7b || ch === 0x5b) {
+      depth++
+      if (depth > deepest && (deepest = depth) > max) return deepest
+    } else if (ch === 0x7d || ch === 0x5d) depth--
+  }
+  return deepest
+}
