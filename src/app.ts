@@ -14,7 +14,8 @@ import { bodyLimits, ClientAbort, readCapped } from './body'
 import { V2Params, paramsFromBody } from './params'
 import { formatOf, pathWithoutFormat, type Format } from './render'
 import { render } from './respond'
-import { allowedMethods } from './allowed-methods'
+import type { OperationRow } from '../mappings/operations'
+import { operationRouter, untranslatedAnswer } from './operations'
 import { httpsOnly } from './https'
 import { describeFailure, logMethod, logPath, type RequestLog } from './request-log'
 import type { RetryClock } from './retry'
@@ -34,6 +35,8 @@ export interface AppOptions {
   limits?: Partial<LimitSettings>
   /** Clock and randomness of retries (tests make them deterministic). */
   clock?: RetryClock
+  /** The table of v2 operations (mappings/operations.ts); tests may add rows. */
+  operations?: readonly OperationRow[]
 }
 
 const configByBindings = new WeakMap<object, Config>()
@@ -55,7 +58,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   })
   // Per app instance: one caller's queue or in-flight request never touches another app's.
   const limits = createUpstreamLimits(options.limits)
-  const methodsOf = allowedMethods(app)
+  const operationOf = operationRouter(options.operations)
 
   app.use(async (c, next) => {
     const started = Date.now()
@@ -83,11 +86,12 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     if (!format) throw new V2Error(404, titles.notFound)
     c.set('format', format)
 
-    const allowed = methodsOf(pathWithoutFormat(url.pathname))
+    const { row, allowed } = operationOf(c.req.method, pathWithoutFormat(url.pathname))
     if (allowed.length === 0) throw new V2Error(404, titles.notFound)
-    if (!allowed.includes(c.req.method)) {
+    if (!row) {
       throw new V2Error(405, titles.methodNotAllowed, { headers: { Allow: allowed.join(', ') } })
     }
+    c.set('operation', row)
 
     const apiKey = [c.req.header('x-api-key'), c.req.header('api-key')]
       .map((k) => k?.trim())
@@ -97,6 +101,8 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     const keyHash = await keyFingerprint(apiKey)
     c.set('apiKey', apiKey)
     c.set('keyHash', keyHash)
+    const untranslated = untranslatedAnswer(row, false)
+    if (untranslated) throw untranslated
 
     const params = new V2Params(url.searchParams)
     for (const pair of await bodyParams(c.req.raw, c.env)) params.add(...pair)

@@ -2,6 +2,7 @@
  * @module env
  * Hono environment of v2bridge: Worker bindings (`[vars]`) and per-request variables.
  */
+import type { OperationRow } from '../mappings/operations'
 import type { Caches } from './caches'
 import type { Config } from './config'
 import type { NerdGraph } from './nerdgraph'
@@ -32,6 +33,8 @@ export interface Variables {
   /** SHA-256 of the key: the partition of every cache. */
   keyHash: string
   params: V2Params
+  /** The v2 operation the request is (mappings/operations.ts). */
+  operation: OperationRow
   nerdgraph: NerdGraph
   stats: RequestStats
   /** This app's caches (src/caches.ts). */

@@ -310,7 +310,11 @@ async function check(req: Request, res: Response, faults: boolean): Promise<void
   for (const k of [...keys, 'NRAK-FUZZ000000000000000000000']) {
     expect(text, what).not.toContain(k)
   }
-  if (res.status >= 500) {
+  if (res.status === 501) {
+    // an operation the table answers as not translated (mappings/operations.ts)
+    if (req.method !== 'HEAD')
+      expect(text, what).toMatch(/not supported by v2bridge|forwarding is off/)
+  } else if (res.status >= 500) {
     expect(faults, `${what}: ${text.slice(0, 200)}`).toBe(true)
     expect([502, 504], what).toContain(res.status)
   }
@@ -327,7 +331,8 @@ async function check(req: Request, res: Response, faults: boolean): Promise<void
       Object.keys(parsed.error).every((k) => k === 'title' || k === 'messages'),
       what
     ).toBe(true)
-    if (res.status >= 500) expect(upstreamTitles.has(parsed.error.title as string), what).toBe(true)
+    if (res.status >= 500 && res.status !== 501)
+      expect(upstreamTitles.has(parsed.error.title as string), what).toBe(true)
   }
   if (res.status === 429) {
     expect(res.headers.get('newrelic-overloadprotection-reset'), what).toBe(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { operations } from '../../mappings/operations'
 import { createApp } from '../../src/app'
 import { parseConfig } from '../../src/config'
 import { DEMO_KEYS, harness } from '../helpers/harness'
@@ -99,6 +100,10 @@ describe('formats and routing', () => {
     const app = createApp({
       config: parseConfig({ NERDGRAPH_URL: 'https://nerdgraph.test/graphql', ALLOW_HTTP: 'true' }),
       log: (line) => lines.push(line),
+      operations: [
+        ...operations,
+        { method: 'GET', path: '/v2/boom', resource: 'test', summary: 'Boom', answer: 'served' },
+      ],
     })
     app.get('/v2/boom', (c) => {
       throw new TypeError(`bad header value ${c.get('apiKey')} at /srv/app.js:1`)
