@@ -17,7 +17,7 @@ const range = resolveTimeRange(
 )
 const scope = { accountId: 1, guid: 'GUID' }
 
-const plan = planMetricData({ names, values: null, range, raw: false }, scope)
+const plan = planMetricData({ now: 0, names, values: null, range, raw: false }, scope)
 const aliases = [...plan.nrql[0]!.matchAll(/ AS '([^']+)'/g)].map((m) => m[1]!)
 const results = names.flatMap((name) =>
   Array.from({ length: 60 }, (_, i) => ({
@@ -44,7 +44,7 @@ console.log(
   `${names.length} names, ${aliases.length} NRQL select items, ${results.length} result rows`
 )
 time('plan (10 names, all values)', 20_000, () =>
-  planMetricData({ names, values: null, range, raw: false }, scope)
+  planMetricData({ now: 0, names, values: null, range, raw: false }, scope)
 )
 time('reshape (10 names × 60 slices)', 2_000, () => toV2MetricData(plan, data))
 time('reshape + JSON.stringify', 2_000, () => JSON.stringify(toV2MetricData(plan, data)))

@@ -21,8 +21,6 @@ export interface MetricFamily {
   readonly prefixes: readonly string[]
   /** Every value, in v2's order (returned when `values[]` is omitted). */
   readonly values: readonly ValueType[]
-  /** Also answered when asked for by name, after `values` (never listed). */
-  readonly alsoAccepts?: readonly ValueType[]
   /** Family-specific definitions of a value. */
   readonly overrides?: Partial<Record<ValueType, ValueDefinition>>
 }
@@ -125,28 +123,12 @@ export const metricFamilies = [
   {
     // Transaction and segment timeslices and everything else (contract §3.3: HttpDispatcher,
     // WebTransaction*, OtherTransaction*, Datastore/*, External/*, WebFrontend/QueueTime, …).
-    // The "other generic" values of contract §3.3 (D-nrql) are answered when asked for.
+    // Only these values: a generic one (`average_time`, `rate`, `percent`…) asked of a transaction
+    // metric is inapplicable and left out (contract §2.5 "silently left out", §3.3).
     family: 'timeslice',
     names: [],
     prefixes: [''],
     values: timesliceValues,
-    alsoAccepts: [
-      'average_time',
-      'count',
-      'total_value',
-      'min_value',
-      'max_value',
-      'rate',
-      'throughput',
-      'as_percentage',
-      'total_time',
-      'sessions_active',
-      'total_visits',
-      'percent',
-      'time_percentage',
-      'utilization',
-      'visits_percentage',
-    ],
   },
 ] as const satisfies readonly MetricFamily[]
 
@@ -163,7 +145,6 @@ export const FamiliesSchema = z
       names: z.array(z.string().check(z.minLength(1))),
       prefixes: z.array(z.string()),
       values: z.array(valueName).check(z.minLength(1)),
-      alsoAccepts: z.optional(z.array(valueName)),
       overrides: z.optional(z.record(valueName, ValueDefinitionSchema)),
     })
   )
@@ -174,12 +155,7 @@ export const FamiliesSchema = z
       'the last family matches every name'
     ),
     z.refine(
-      (rows) =>
-        rows.every(
-          (r) =>
-            new Set([...r.values, ...(r.alsoAccepts ?? [])]).size ===
-            r.values.length + (r.alsoAccepts?.length ?? 0)
-        ),
+      (rows) => rows.every((r) => new Set(r.values).size === r.values.length),
       'no value is listed twice in a family'
     )
   )

@@ -80,22 +80,14 @@ export const valueTypes = {
   },
   average_call_time: { nrql: ms(`average(${v})`), inNames: false }, // D-nrql; data only (contract §3.3)
 
-  // Other generic values (nerdgraph.md §3.2).
+  // Generic values of the CPU, GC and utilization families (nerdgraph.md §3.2).
   average_time: { nrql: ms(`average(${v})`) }, // D-nrql
   count: { nrql: `count(${v})`, count: true }, // D-nrql
-  total_value: { nrql: `sum(${v})` }, // D-nrql
-  min_value: { nrql: `min(${v})` }, // D-nrql
   max_value: { nrql: `max(${v})` }, // D-nrql
-  rate: { nrql: `rate(sum(${v}), 1 second)` }, // D-nrql
-  throughput: { nrql: `rate(count(${v}), 1 second)` }, // D-nrql
   as_percentage: { nrql: `average(${v}) * 100` }, // D-nrql
   total_time: { nrql: ms(`sum(${v})`) }, // D-nrql
-  sessions_active: { nrql: `average(${v})` }, // D-nrql
-  total_visits: { nrql: `sum(${v})` }, // D-nrql
   percent: { nrql: `average(${v}) * 100` }, // D-nrql (CPU/User Time overrides it)
-  time_percentage: { nrql: percentOfTime(`sum(${v})`) }, // D-nrql 100 × sum / window seconds
   utilization: { nrql: percentOfTime(`sum(${v})`) }, // D-nrql 100 × sum / window seconds
-  visits_percentage: { nrql: percentOfTime(`sum(${v})`) }, // D-nrql 100 × sum / window seconds
 
   // Errors (contract §3.3; D-nrql).
   error_count: { nrql: `count(${v})`, count: true },

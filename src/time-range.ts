@@ -16,7 +16,9 @@ const second = 1000
 const minute = 60 * second
 /** Both ends omitted → the last 30 minutes; only `to` → the 30 minutes before it (contract §1.4). */
 const defaultRangeMs = 30 * minute
-/** An unaligned `from` starts the 1-minute series 3 minutes early (contract §2.5 rule 2, D-extract, GO). */
+/** An unaligned window is shifted back by v2's data lag: New Relic docs "Extract metric timeslice
+ * data" (18:06:06 → first slice 18:03) and the newrelic-client-go fixture (23:25:45 → 23:22) show
+ * 3 minutes; older samples show 1–2 (contract §2.5 rule 2). */
 const lagMs = 3 * minute
 
 /** v2 titles for rejected time parameters; all 422 (contract §1.4, §1.7, §8 items 3 and 9). */
@@ -113,8 +115,8 @@ export function resolveTimeRange(input: TimeInput, now: number): TimeRange {
   const from = Math.max(0, truncateSeconds(given.from ?? to - defaultRangeMs))
   if (from > to) throw new V2Error(422, timeTitles.order)
   if (to - from < minimumSliceSeconds * second) throw new V2Error(422, timeTitles.tooShort)
-  const { sliceMs, maxSlices } = sliceLength(from, to, now, input.period)
-  return { from, to, ...grid(from, to, sliceMs, maxSlices), summarize: input.summarize }
+  const { sliceMs, maxSlices, points } = sliceLength(from, to, now, input.period)
+  return { from, to, ...grid(from, to, sliceMs, maxSlices, points), summarize: input.summarize }
 }
 
 /** Default granularity for the range, raised to `period` when that is coarser (contract §2.5);
@@ -133,7 +135,8 @@ export function sliceLength(from: number, to: number, now: number, period?: stri
   const sliceS = Math.max(base, wanted)
   // Stay within NRQL's bucket cap for very long ranges.
   const capped = Math.max(sliceS, Math.ceil(rangeS / maxBuckets / 60) * 60)
-  return { sliceMs: capped * second, maxSlices: points && wanted <= base ? 10 : maxBuckets }
+  const ten = points && wanted <= base
+  return { sliceMs: capped * second, maxSlices: ten ? 10 : maxBuckets, points: ten }
 }
 
 function tenPoints(rangeS: number): number {
@@ -141,22 +144,33 @@ function tenPoints(rangeS: number): number {
 }
 
 /**
- * Slice boundaries (contract §2.5, "Timeslice alignment", the proposal of §8 item 10):
- * - 1-minute slices: whole minutes; from `floor(from)` when `from` is on a minute, else three minutes
- *   earlier (D-extract 18:06:06 → 18:03, GO 23:25:45 → 23:22, MRF 15:35:00 → 15:35); the last slice
- *   ends at `floor(to)`.
+ * Slice boundaries (contract §2.5, "Timeslice alignment"):
+ * - 1-minute slices: an N-minute window (N = whole minutes of `to − from`) is N slices. A window
+ *   starting on a minute is not shifted (prometheus newrelic exporter sample: 15:35:00–15:36:00 → one
+ *   slice 15:35–15:36); any other is shifted back by the data lag at both ends (docs "Extract metric
+ *   timeslice data": 18:06:06 → 18:03; docs "List your app ID metric timeslice data":
+ *   23:41:15–00:11:15 → 30 slices).
  * - coarser slices: anchored on `floor(to)`, the partial leading slice dropped (TONS 14:48:43 → 15:00
  *   hourly; D-errrate 00:00 → 23:35 gives 00:35); a period longer than the range gives one slice.
+ *   `points` (the "10 evenly spaced points" of old data) always gives `maxSlices` slices back from
+ *   `floor(to)`, also when an unaligned `from` leaves less than 10 whole slices after it.
  */
-export function grid(from: number, to: number, sliceMs: number, maxSlices = maxBuckets) {
-  const end = floorMinute(to)
+export function grid(
+  from: number,
+  to: number,
+  sliceMs: number,
+  maxSlices = maxBuckets,
+  points = false
+) {
   if (sliceMs === minute) {
-    const start = from % minute === 0 ? from : floorMinute(from) - lagMs
-    return { start: Math.max(0, start, end - maxSlices * minute), end, sliceMs }
+    const first = Math.max(0, from % minute === 0 ? from : floorMinute(from) - lagMs)
+    const end = first + Math.floor((to - from) / minute) * minute
+    return { start: Math.max(first, end - maxSlices * minute), end, sliceMs }
   }
-  const whole = Math.min(maxSlices, Math.floor((end - from) / sliceMs))
+  const end = floorMinute(to)
+  const whole = points ? maxSlices : Math.min(maxSlices, Math.floor((end - from) / sliceMs))
   if (whole < 1) return { start: floorMinute(from), end, sliceMs: end - floorMinute(from) }
-  return { start: end - whole * sliceMs, end, sliceMs }
+  return { start: Math.max(0, end - whole * sliceMs), end, sliceMs }
 }
 
 /** The slices of a range: one per `sliceMs`, or a single one when summarized. */

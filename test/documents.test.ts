@@ -31,8 +31,9 @@ export const sentDocuments: Record<string, string> = {
   nrql: nrqlDocument,
   nextCursor: listDocuments.nextCursorDocument,
   findApplication: resolveDocuments.findApplicationDocument,
-  metricData1: metricDataDocument(1),
-  metricData3: metricDataDocument(3),
+  metricData1: metricDataDocument(1, false),
+  metricData1Known: metricDataDocument(1, true),
+  metricData3Known: metricDataDocument(3, true),
   metricNames: metricNamesDocument,
 }
 
@@ -52,7 +53,7 @@ function errorsOf(schema: GraphQLSchema, doc: string): string[] {
 
 describe('GraphQL documents v2bridge sends', () => {
   it('builds each variant once', () => {
-    expect(metricDataDocument(1)).toBe(metricDataDocument(1))
+    expect(metricDataDocument(1, true)).toBe(metricDataDocument(1, true))
     expect(listApplicationsDocument(2)).toBe(listApplicationsDocument(2))
   })
 

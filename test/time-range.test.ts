@@ -159,6 +159,22 @@ describe('default granularity (contract §2.5, D-extract table)', () => {
     expect(formatTime(r.end)).toBe('2026-03-10T12:00:00+00:00')
   })
 
+  it('gives 10 points for old data also when from is not on a minute (no partial period dropped)', () => {
+    const now = at('2026-03-20T00:00:00Z')
+    const r = resolveTimeRange(
+      { from: '2026-03-10T10:00:15Z', to: '2026-03-10T12:00:15Z', summarize: false },
+      now
+    )
+    expect(r.sliceMs).toBe(12 * minute)
+    expect(slicesOf(r).map((s) => formatTime(s.from))[0]).toBe('2026-03-10T10:00:00+00:00')
+    expect(slicesOf(r)).toHaveLength(10)
+    const odd = resolveTimeRange(
+      { from: '2026-03-10T10:00:15Z', to: '2026-03-10T10:50:00Z', summarize: false },
+      now
+    )
+    expect(slicesOf(odd)).toHaveLength(10)
+  })
+
   it('keeps the table beyond 4 days for old data (1 h for 5 days)', () => {
     const now = at('2026-04-30T00:00:00Z')
     expect(sliceLength(at('2026-03-01T00:00:00Z'), at('2026-03-06T00:00:00Z'), now).sliceMs).toBe(
@@ -235,15 +251,31 @@ describe('slice alignment (contract §2.5)', () => {
       )
     ).map((s) => [formatTime(s.from), formatTime(s.to)])
 
-  it('starts 3 minutes before an unaligned from (D-extract: 18:06:06 → 18:03)', () => {
+  it('answers 30 one-minute slices for a 30-minute window, shifted 3 minutes back (D-extract: 18:06:06 → 18:03)', () => {
     const s = slices(
       '2016-01-28T18:06:06+00:00',
       '2016-01-28T18:36:06+00:00',
       '2016-01-28T18:36:06Z'
     )
     expect(s[0]).toEqual(['2016-01-28T18:03:00+00:00', '2016-01-28T18:04:00+00:00'])
-    expect(s.at(-1)).toEqual(['2016-01-28T18:35:00+00:00', '2016-01-28T18:36:00+00:00'])
-    expect(s).toHaveLength(33)
+    expect(s.at(-1)).toEqual(['2016-01-28T18:32:00+00:00', '2016-01-28T18:33:00+00:00'])
+    expect(s).toHaveLength(30)
+  })
+
+  it('shifts both ends of an unaligned window (docs sample 23:41:15–00:11:15 → 30 slices)', () => {
+    const s = slices('2014-06-24T23:41:15Z', '2014-06-25T00:11:15Z', '2014-06-25T00:12:00Z')
+    expect(s).toHaveLength(30)
+    expect(s[0]![0]).toBe('2014-06-24T23:38:00+00:00')
+    expect(s.at(-1)![1]).toBe('2014-06-25T00:08:00+00:00')
+  })
+
+  it('answers as many slices as whole minutes in the window (30:59 → 30, 1:30 → 1)', () => {
+    expect(
+      slices('2020-03-01T10:00:30Z', '2020-03-01T10:31:29Z', '2020-03-01T11:00:00Z')
+    ).toHaveLength(30)
+    expect(slices('2020-03-01T10:00:30Z', '2020-03-01T10:02:00Z', '2020-03-01T11:00:00Z')).toEqual([
+      ['2020-03-01T09:57:00+00:00', '2020-03-01T09:58:00+00:00'],
+    ])
   })
 
   it('starts 3 minutes before an unaligned from (GO fixture: 23:25:45 → 23:22)', () => {
@@ -281,7 +313,7 @@ describe('slice alignment (contract §2.5)', () => {
       slices('2016-01-28T18:06:06Z', '2016-01-28T18:36:06Z', '2016-01-28T18:40:00Z', {
         summarize: true,
       })
-    ).toEqual([['2016-01-28T18:03:00+00:00', '2016-01-28T18:36:00+00:00']])
+    ).toEqual([['2016-01-28T18:03:00+00:00', '2016-01-28T18:33:00+00:00']])
   })
 })
 

@@ -12,11 +12,14 @@ export {
   type NrqlData as MetricNamesData,
 } from '../nrql-document'
 
-/** `timeout: 30` stays inside NerdGraph's 5–120 s clamp (nerdgraph.md §4). */
-function build(aliases: number): string {
+/** `timeout: 30` stays inside NerdGraph's 5–120 s clamp (nerdgraph.md §4). With `known`, each data
+ * alias `qN` has a twin `kN` asking which of its names the scope has reported (src/metrics/plan.ts). */
+function build(aliases: number, known: boolean): string {
   const indexes = Array.from({ length: aliases }, (_, i) => i)
-  const variables = indexes.map((i) => `$q${i}: Nrql!`).join(', ')
-  const fields = indexes.map((i) => `q${i}: nrql(query: $q${i}, timeout: 30) { results }`)
+  const prefixes = known ? ['q', 'k'] : ['q']
+  const names = prefixes.flatMap((p) => indexes.map((i) => `${p}${i}`))
+  const variables = names.map((n) => `$${n}: Nrql!`).join(', ')
+  const fields = names.map((n) => `${n}: nrql(query: $${n}, timeout: 30) { results }`)
   return gql`
     query MetricData($accountId: Int!, ${variables}) {
       actor {
@@ -28,12 +31,16 @@ function build(aliases: number): string {
   `
 }
 
-const built = new Map<number, string>([[1, build(1)]])
+const built = new Map<string, string>([
+  ['1 true', build(1, true)],
+  ['1 false', build(1, false)],
+])
 
-/** The metric-data document with `aliases` NRQL queries. */
-export function metricDataDocument(aliases: number): string {
-  let document = built.get(aliases)
-  if (!document) built.set(aliases, (document = build(aliases)))
+/** The metric-data document with `aliases` NRQL data queries, and their known-names twins. */
+export function metricDataDocument(aliases: number, known: boolean): string {
+  const key = `${aliases} ${known}`
+  let document = built.get(key)
+  if (!document) built.set(key, (document = build(aliases, known)))
   return document
 }
 

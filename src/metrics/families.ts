@@ -22,14 +22,15 @@ export function familyOf(name: string, tables: Tables = defaultTables): MetricFa
 }
 
 /**
- * The values to answer for one metric, in family order: all of the family's values when `requested`
- * is null, else the requested ones the family knows; unknown or inapplicable ones are dropped
- * silently (contract §2.5, D-names).
+ * The values to answer for one metric: all of the family's values in family order when `requested`
+ * is null, else the requested ones the family has, in request order (docs "Extract metric timeslice
+ * data": `values[]=call_count&values[]=average_response_time` answers call_count first); unknown or
+ * inapplicable ones are dropped silently (contract §2.5, D-names).
  */
 export function valuesFor(family: MetricFamily, requested: readonly string[] | null): ValueType[] {
   if (requested === null) return [...family.values]
-  const wanted = new Set(requested)
-  return [...family.values, ...(family.alsoAccepts ?? [])].filter((v) => wanted.has(v))
+  const own = new Set<string>(family.values)
+  return requested.filter((v): v is ValueType => own.has(v))
 }
 
 /** The values metric names list for a family (contract §2.4; data-only ones left out). */

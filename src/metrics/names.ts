@@ -15,13 +15,23 @@ import { encodeCursor, type MetricNamesRequest } from './request'
 /** 1000 names per page [CONFIRMED contract §1.6, D-pag-old]. */
 export const namesPageSize = 1000
 
+function cacheKey(scope: MetricScope, filter: string | undefined): string {
+  return JSON.stringify([scope.accountId, scope.guid, scope.host, scope.instanceName, filter])
+}
+
+/** Every metric name of the scope when the cache holds the unfiltered list, else null. */
+export function cachedMetricNames(c: Context<Env>, scope: MetricScope): Set<string> | null {
+  const hit = c.get('caches').metricNames.get(c.get('keyHash'), cacheKey(scope, undefined))
+  return hit ? new Set(hit) : null
+}
+
 /** The scope's metric names matching `filter`, sorted; from the per-key cache when fresh. */
 export async function listMetricNames(
   c: Context<Env>,
   scope: MetricScope,
   filter: string | undefined
 ): Promise<string[]> {
-  const key = JSON.stringify([scope.accountId, scope.guid, scope.host, scope.instanceName, filter])
+  const key = cacheKey(scope, filter)
   const cache = c.get('caches').metricNames
   const hit = cache.get(c.get('keyHash'), key)
   if (hit) return hit

@@ -28,6 +28,8 @@ export interface MetricScope {
 }
 
 export interface MetricDataRequest {
+  /** When the call arrived (epoch ms): the end of the metric-names window that tells known names. */
+  now: number
   /** Request order, without duplicates. */
   names: string[]
   /** null: every value of each metric's family. */
@@ -51,6 +53,10 @@ export interface MetricDataPlan {
   variables: Record<string, string | number>
   /** The NRQL of each alias `q0`, `q1`… */
   nrql: string[]
+  /** Names the scope is known to have (from the metric-names cache), or null: then the NRQL of
+   * aliases `k0`, `k1`… (one per `q` alias) in `knownNrql` asks which requested names exist. */
+  known: ReadonlySet<string> | null
+  knownNrql: string[]
   metrics: { name: string; values: ValueRead[] }[]
   range: TimeRange
   raw: boolean
@@ -59,9 +65,16 @@ export interface MetricDataPlan {
 /** NRQL FACET returns at most 2000 groups with `LIMIT MAX` (nerdgraph.md §4). */
 export const namesPerQuery = 2000
 
+/**
+ * `known`: the scope's metric names when the cache has them. A requested name with no data in the
+ * range but among the scope's metric names is found, with zero values (docs "Extract metric
+ * timeslice data": "Metric values that have existed in the past, but are no longer collected, will
+ * return a zero value"); without the cache, aliases `k…` of the same document ask for those names.
+ */
 export function planMetricData(
   request: MetricDataRequest,
   scope: MetricScope,
+  known: ReadonlySet<string> | null = null,
   tables: Tables = defaultTables
 ): MetricDataPlan {
   const select = selectList()
@@ -80,13 +93,21 @@ export function planMetricData(
   if (select.size() === 0) select.alias(nrqlInputs.count, 'count')
   const chunks = chunk(request.names, namesPerQuery)
   const nrql = chunks.map((names) => metricDataNrql(select.items(), names, scope, request.range))
+  const knownNrql = known
+    ? []
+    : chunks.map((names) =>
+        metricNamesNrql(scope, [`metricTimesliceName IN ${quoteList(names)}`], request.now)
+      )
   return {
-    document: metricDataDocument(nrql.length),
+    document: metricDataDocument(nrql.length, knownNrql.length > 0),
     variables: {
       accountId: scope.accountId,
       ...Object.fromEntries(nrql.map((q, i) => [`q${i}`, q])),
+      ...Object.fromEntries(knownNrql.map((q, i) => [`k${i}`, q])),
     },
     nrql,
+    known,
+    knownNrql,
     metrics,
     range: request.range,
     raw: request.raw,
@@ -95,8 +116,8 @@ export function planMetricData(
 
 /** The explain view of a call: what is sent upstream. */
 export function explainMetricData(request: MetricDataRequest, scope: MetricScope) {
-  const { document, variables, nrql } = planMetricData(request, scope)
-  return { document, variables, nrql }
+  const { document, variables, nrql, knownNrql } = planMetricData(request, scope)
+  return { document, variables, nrql, knownNrql }
 }
 
 function metricDataNrql(items: string[], names: string[], scope: MetricScope, range: TimeRange) {
@@ -159,14 +180,20 @@ export const metricNamesWindowMs = 8 * 24 * 60 * 60 * 1000
 export const metricNamesLimit = 10_000
 
 export function planMetricNames(scope: MetricScope, filter: string | undefined, now: number) {
-  const until = Math.floor(now / 60_000) * 60_000
-  const clauses = [scopeWhere(scope), 'newrelic.timeslice.value IS NOT NULL']
   // Substring filter upstream (nerdgraph.md §3.1). `%` and `_` in the caller's text are LIKE
   // wildcards, so the upstream match can only be wider; src/metrics/names.ts re-checks each name
   // as a plain substring, which is v2's "simple character match" (contract §2.4).
-  if (filter) clauses.push(`metricTimesliceName LIKE ${quote(`%${filter}%`)}`)
-  const nrql =
-    `SELECT uniques(metricTimesliceName, ${metricNamesLimit}) AS 'names' FROM Metric ` +
-    `WHERE ${clauses.join(' AND ')} SINCE ${until - metricNamesWindowMs} UNTIL ${until}`
+  const like = filter ? [`metricTimesliceName LIKE ${quote(`%${filter}%`)}`] : []
+  const nrql = metricNamesNrql(scope, like, now)
   return { document: metricNamesDocument, variables: { accountId: scope.accountId, nrql }, nrql }
+}
+
+/** `uniques()` of the scope's metric names in the 8 days before `now`, narrowed by `clauses`. */
+function metricNamesNrql(scope: MetricScope, clauses: string[], now: number): string {
+  const until = Math.floor(now / 60_000) * 60_000
+  const where = [scopeWhere(scope), 'newrelic.timeslice.value IS NOT NULL', ...clauses]
+  return (
+    `SELECT uniques(metricTimesliceName, ${metricNamesLimit}) AS 'names' FROM Metric ` +
+    `WHERE ${where.join(' AND ')} SINCE ${until - metricNamesWindowMs} UNTIL ${until}`
+  )
 }

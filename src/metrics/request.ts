@@ -15,13 +15,13 @@ export const requestTitles = {
 } as const
 
 /**
- * `names[]`, `names` or `names[N]`; never split on commas (names contain them), newline-joined lists
+ * `names[]`, `names` or `names[N]`, and `name` as their alias (a single name, as some clients send
+ * it); never split on commas (names contain them), newline-joined lists
  * (reliquary) split; duplicates dropped, request order kept. `values[]` may be comma-joined.
  */
 export function metricDataRequest(params: V2Params, now: number): MetricDataRequest {
   const names = unique(
-    params
-      .list('names')
+    [...params.list('names'), ...params.list('name')]
       .flatMap((n) => n.split(/\r?\n/))
       .filter((n) => n !== '')
   )
@@ -41,7 +41,7 @@ export function metricDataRequest(params: V2Params, now: number): MetricDataRequ
     },
     now
   )
-  return { names, values: values.length ? values : null, range, raw: params.bool('raw') }
+  return { now, names, values: values.length ? values : null, range, raw: params.bool('raw') }
 }
 
 export interface MetricNamesRequest {

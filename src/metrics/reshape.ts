@@ -16,13 +16,16 @@ export function toV2MetricData(
   data: MetricDataData
 ): Record<string, unknown> {
   const rowsByName = groupRows(plan, data)
+  const known = plan.known ?? knownNames(plan, data)
   const slices = slicesOf(plan.range).map((s) => ({
     from: formatTime(s.from),
     to: formatTime(s.to),
   }))
-  const found = plan.metrics.filter((m) => rowsByName.has(m.name))
+  // Found: data in the range, or a metric name of the scope (then every slice is zero, contract §2.5).
+  const isFound = (name: string) => rowsByName.has(name) || known.has(name)
+  const found = plan.metrics.filter((m) => isFound(m.name))
   const metrics = found.map((m) => {
-    const rows = rowsByName.get(m.name)!
+    const rows = rowsByName.get(m.name) ?? []
     const values = compile(m.values, plan.raw)
     return {
       name: m.name,
@@ -37,11 +40,21 @@ export function toV2MetricData(
     metric_data: {
       from: formatTime(plan.range.from),
       to: formatTime(plan.range.to),
-      metrics_not_found: plan.metrics.filter((m) => !rowsByName.has(m.name)).map((m) => m.name),
+      metrics_not_found: plan.metrics.filter((m) => !isFound(m.name)).map((m) => m.name),
       metrics_found: found.map((m) => m.name),
       metrics,
     },
   }
+}
+
+/** The names the `k…` aliases list (each a `uniques()` row `{ names: [...] }`). */
+function knownNames(plan: MetricDataPlan, data: MetricDataData): Set<string> {
+  const out = new Set<string>()
+  plan.knownNrql.forEach((_, k) => {
+    const list = data.actor.account?.[`k${k}`]?.results?.[0]?.['names']
+    if (Array.isArray(list)) for (const n of list) if (typeof n === 'string') out.add(n)
+  })
+  return out
 }
 
 /** Facet rows per metric name, placed at their slice index (a summarized call has one slice). */

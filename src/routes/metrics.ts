@@ -7,7 +7,12 @@ import { Hono, type Context } from 'hono'
 import type { Env } from '../env'
 import { linkHeader, type PageLinks } from '../link-header'
 import type { MetricDataData } from '../metrics/documents'
-import { listMetricNames, namesPageSize, toV2MetricNames } from '../metrics/names'
+import {
+  cachedMetricNames,
+  listMetricNames,
+  namesPageSize,
+  toV2MetricNames,
+} from '../metrics/names'
 import { planMetricData } from '../metrics/plan'
 import { metricDataRequest, metricNamesRequest } from '../metrics/request'
 import { toV2MetricData } from '../metrics/reshape'
@@ -36,7 +41,8 @@ for (const [base, scopeOf] of scopes) {
 
   metrics.on(read, `${base}/metrics/data`, async (c) => {
     const request = metricDataRequest(c.get('params'), Date.now())
-    const plan = planMetricData(request, await scopeOf(c))
+    const scope = await scopeOf(c)
+    const plan = planMetricData(request, scope, cachedMetricNames(c, scope))
     const { data } = await queryApplication<MetricDataData>(c, plan.document, plan.variables)
     return respond(c, toV2MetricData(plan, data))
   })

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { metricFamilies } from '../../mappings/metric-families'
 import { DEMO_KEYS, harness } from '../helpers/harness'
-import { cost, hostIdOf, iso, metricData, minute, minutesAgo } from './helpers'
+import { cost, hostIdOf, iso, metricData, minute, minutesAgo, type V2MetricData } from './helpers'
 
 const appId = 9045822
 const { app, get, sim } = harness()
@@ -86,6 +86,8 @@ describe('GET /applications/:id/metrics/data', () => {
       'names=HttpDispatcher&names=CPU/User+Time',
       'names[1]=CPU/User+Time&names[0]=HttpDispatcher',
       'names[]=HttpDispatcher%0ACPU/User+Time', // newline-joined (reliquary)
+      'name=HttpDispatcher&name=CPU/User+Time', // `name` as an alias of names[]
+      'names[]=HttpDispatcher&name=CPU/User+Time',
     ]
     for (const query of spellings) {
       it(`reads ${query}`, async () => {
@@ -153,15 +155,36 @@ describe('GET /applications/:id/metrics/data', () => {
       expect(Object.keys(body.metrics[1]!.timeslices[0]!.values)).toEqual(['score'])
     })
 
-    it('answers each metric in family order whatever the request order', async () => {
+    it('answers the values in request order (docs: call_count, then average_response_time)', async () => {
+      for (const format of ['json', 'xml']) {
+        const res = await get(
+          `/v2/applications/${appId}/metrics/data.${format}?names[]=HttpDispatcher&values[]=call_count&values[]=average_response_time&summarize=true`
+        )
+        const text = await res.text()
+        const keys =
+          format === 'json'
+            ? Object.keys(
+                (JSON.parse(text) as { metric_data: V2MetricData }).metric_data.metrics[0]!
+                  .timeslices[0]!.values
+              )
+            : [...text.matchAll(/<(call_count|average_response_time)>/g)].map((m) => m[1])
+        expect(keys, format).toEqual(['call_count', 'average_response_time'])
+      }
+    })
+
+    it('leaves generic values out of transaction metrics and percent/score out of HttpDispatcher', async () => {
       const body = await metricData(
         get,
-        `${base}?names[]=HttpDispatcher&values[]=call_count&values[]=average_response_time`
+        `${base}?names[]=HttpDispatcher&names[]=WebTransaction&values[]=average_time&values[]=rate&values[]=as_percentage&values[]=utilization&values[]=percent&values[]=score&values[]=call_count&summarize=true`
       )
-      expect(Object.keys(body.metrics[0]!.timeslices[0]!.values)).toEqual([
-        'average_response_time',
-        'call_count',
-      ])
+      for (const m of body.metrics) {
+        expect(Object.keys(m.timeslices[0]!.values), m.name).toEqual(['call_count'])
+      }
+      const none = await metricData(get, `${base}?names[]=HttpDispatcher&values[]=percent`)
+      expect(none.metrics_found).toEqual(['HttpDispatcher'])
+      expect(none.metrics[0]!.timeslices.every((t) => Object.keys(t.values).length === 0)).toBe(
+        true
+      )
     })
 
     it('gives {} when no requested value applies, and still tells found from not found', async () => {
@@ -183,16 +206,17 @@ describe('GET /applications/:id/metrics/data', () => {
   })
 
   describe('time range', () => {
-    it('defaults to the last 30 minutes, starting the series 3 minutes before an unaligned from', async () => {
+    it('defaults to the last 30 minutes as 30 one-minute slices, shifted 3 minutes back when unaligned', async () => {
       const before = Date.now()
       const body = await metricData(get, `${base}?names[]=HttpDispatcher&values[]=call_count`)
       const [from, to] = [Date.parse(body.from), Date.parse(body.to)]
       expect(to - from).toBe(30 * minute)
       expect(to).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000)
       const slices = body.metrics[0]!.timeslices
+      expect(slices).toHaveLength(30)
       const first = Math.floor(from / minute) * minute - (from % minute === 0 ? 0 : 3 * minute)
       expect(slices[0]!.from).toBe(iso(first))
-      expect(slices.at(-1)!.to).toBe(iso(Math.floor(to / minute) * minute))
+      expect(slices.at(-1)!.to).toBe(iso(first + 30 * minute))
       for (const s of slices) expect(Date.parse(s.to) - Date.parse(s.from)).toBe(minute)
       expect(body.from).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/)
     })
@@ -301,6 +325,14 @@ describe('GET /applications/:id/metrics/data', () => {
         const body = await metricData(get, `${base}?${query}&${window()}`)
         expect(body.metrics_found).toEqual(names)
       })
+      // The data query and its known-names twin (the names cache is cold), in one request.
+      expect(spent).toMatchObject({ requests: 1, nrql: 2 })
+      expect(spent.queries.filter((q) => q.includes('FACET metricTimesliceName'))).toHaveLength(1)
+    })
+
+    it('asks no known-names query once the metric names are cached', async () => {
+      await get(`/v2/applications/${appId}/metrics.json`)
+      const spent = await cost(sim, () => metricData(get, `${base}?names[]=HttpDispatcher`))
       expect(spent).toMatchObject({ requests: 1, nrql: 1 })
       expect(spent.queries[0]).toContain('FACET metricTimesliceName')
     })
@@ -319,8 +351,8 @@ describe('GET /applications/:id/metrics/data', () => {
       const path = `/v2/applications/${appId}/hosts/${hostId}/metrics/data.json?names[]=HttpDispatcher&names[]=Memory/Physical`
       await get(path)
       const spent = await cost(sim, () => metricData(get, path))
-      expect(spent).toMatchObject({ requests: 1, nrql: 1 })
-      expect(spent.queries[0]).toContain("host = 'web-02.prod.example.com'")
+      expect(spent).toMatchObject({ requests: 1, nrql: 2 })
+      for (const q of spent.queries) expect(q).toContain("host = 'web-02.prod.example.com'")
     })
 
     it('costs one request per alias-split call over 2000 names', async () => {
@@ -337,7 +369,8 @@ describe('GET /applications/:id/metrics/data', () => {
         expect(body.metric_data.metrics_found).toEqual(['HttpDispatcher'])
         expect(body.metric_data.metrics_not_found).toHaveLength(2001)
       })
-      expect(spent).toMatchObject({ requests: 1, nrql: 2 })
+      expect(spent.requests).toBe(1)
+      expect(spent.queries.filter((q) => q.includes('FACET'))).toHaveLength(2)
     })
   })
 })

@@ -21,8 +21,9 @@ describe('planMetricData (the explain of a metric-data call)', () => {
   it("writes the documented NRQL for the migration guide's example (nerdgraph.md §3.1)", () => {
     const plan = explainMetricData(
       {
+        now: 0,
         names: ['HttpDispatcher'],
-        values: ['average_call_time', 'call_count'],
+        values: ['call_count', 'average_call_time'],
         range: range(true),
         raw: false,
       },
@@ -33,27 +34,61 @@ describe('planMetricData (the explain of a metric-data call)', () => {
         `WHERE entity.guid = 'GUID1' AND scope IS NULL AND metricTimesliceName IN ('HttpDispatcher') ` +
         `FACET metricTimesliceName SINCE ${Date.parse('2026-03-10T11:00:00Z')} UNTIL ${Date.parse('2026-03-10T11:30:00Z')} LIMIT MAX`,
     ])
-    expect(plan.variables).toEqual({ accountId: 1000001, q0: plan.nrql[0] })
-    expect(plan.document).toMatch(/query MetricData\(\$accountId: Int!, \$q0: Nrql!\)/)
+    expect(plan.variables).toEqual({ accountId: 1000001, q0: plan.nrql[0], k0: plan.knownNrql[0] })
+    expect(plan.document).toMatch(/query MetricData\(\$accountId: Int!, \$q0: Nrql!, \$k0: Nrql!\)/)
+  })
+
+  it('asks in the same document which requested names the scope reported in the 8 days before now', () => {
+    const now = Date.parse('2026-03-20T12:00:30Z')
+    const until = Date.parse('2026-03-20T12:00:00Z')
+    const plan = planMetricData(
+      {
+        now,
+        names: ['HttpDispatcher', 'Errors/all'],
+        values: null,
+        range: range(true),
+        raw: false,
+      },
+      scope
+    )
+    expect(plan.knownNrql).toEqual([
+      `SELECT uniques(metricTimesliceName, 10000) AS 'names' FROM Metric WHERE entity.guid = 'GUID1' ` +
+        `AND newrelic.timeslice.value IS NOT NULL AND metricTimesliceName IN ('HttpDispatcher', 'Errors/all') ` +
+        `SINCE ${until - 8 * 24 * 3600_000} UNTIL ${until}`,
+    ])
+    expect(plan.document).toContain('k0: nrql(query: $k0, timeout: 30) { results }')
+  })
+
+  it('sends no known-names query when the metric names are already known', () => {
+    const plan = planMetricData(
+      { now: 0, names: ['HttpDispatcher'], values: null, range: range(true), raw: false },
+      scope,
+      new Set(['HttpDispatcher'])
+    )
+    expect(plan.knownNrql).toEqual([])
+    expect(Object.keys(plan.variables)).toEqual(['accountId', 'q0'])
+    expect(plan.document).not.toContain('k0')
   })
 
   it('adds TIMESERIES per slice for a series', () => {
     expect(
       planMetricData(
-        { names: ['A'], values: ['call_count'], range: range(false), raw: false },
+        { now: 0, names: ['A'], values: ['call_count'], range: range(false), raw: false },
         scope
       ).nrql[0]
     ).toContain('TIMESERIES 1 minute LIMIT MAX')
     const coarse = range(false, '2026-03-10T06:00:00Z', '2026-03-10T11:30:00Z', '300')
     expect(
-      planMetricData({ names: ['A'], values: ['call_count'], range: coarse, raw: false }, scope)
-        .nrql[0]
+      planMetricData(
+        { now: 0, names: ['A'], values: ['call_count'], range: coarse, raw: false },
+        scope
+      ).nrql[0]
     ).toContain('TIMESERIES 5 minutes LIMIT MAX')
   })
 
   it('scopes to a host, and to one agent instance on it, with quoted values', () => {
     const q = planMetricData(
-      { names: ["It's/a\\name"], values: null, range: range(true), raw: false },
+      { now: 0, names: ["It's/a\\name"], values: null, range: range(true), raw: false },
       { ...scope, host: "h'1", instanceName: 'h1:8080' }
     ).nrql[0]!
     expect(q).toContain(
@@ -65,8 +100,9 @@ describe('planMetricData (the explain of a metric-data call)', () => {
   it('fetches an expression shared by several values or metrics once', () => {
     const plan = planMetricData(
       {
+        now: 0,
         names: ['HttpDispatcher', 'Apdex', 'EndUser/Apdex'],
-        values: ['calls_per_minute', 'requests_per_minute', 's', 'count', 'score'],
+        values: ['calls_per_minute', 'call_count', 'requests_per_minute', 's', 'count', 'score'],
         range: range(true),
         raw: false,
       },
@@ -74,31 +110,37 @@ describe('planMetricData (the explain of a metric-data call)', () => {
     )
     const select = plan.nrql[0]!.slice(0, plan.nrql[0]!.indexOf(' FROM'))
     expect(select).toBe(
-      // HttpDispatcher's generic `count` comes first and Apdex's `s` reuses it.
-      `SELECT rate(count(${v}), 1 minute) AS 'calls_per_minute', count(${v}) AS 'count', ` +
+      // HttpDispatcher's `call_count` comes first and Apdex's `s` reuses it.
+      `SELECT rate(count(${v}), 1 minute) AS 'calls_per_minute', count(${v}) AS 'call_count', ` +
         `sum(${v}) AS 'total', sum(${v}['totalExclusive']) AS 'totalExclusive'`
     )
     const apdex = plan.metrics[1]!.values
     expect(apdex).toEqual([
-      { value: 's', count: true, alias: 'count' },
+      { value: 's', count: true, alias: 'call_count' },
       {
         value: 'count',
         count: true,
         formula: 'apdexCount',
-        inputs: { count: 'count', total: 'total', totalExclusive: 'totalExclusive' },
+        inputs: { count: 'call_count', total: 'total', totalExclusive: 'totalExclusive' },
       },
       {
         value: 'score',
         count: false,
         formula: 'apdexScore',
-        inputs: { count: 'count', total: 'total', totalExclusive: 'totalExclusive' },
+        inputs: { count: 'call_count', total: 'total', totalExclusive: 'totalExclusive' },
       },
     ])
   })
 
   it('gives two expressions of one value name distinct aliases (CPU percent vs generic percent)', () => {
     const plan = planMetricData(
-      { names: ['CPU/User Time', 'Custom/x'], values: ['percent'], range: range(true), raw: false },
+      {
+        now: 0,
+        names: ['CPU/User Time', 'CPU/User/Utilization'],
+        values: ['percent'],
+        range: range(true),
+        raw: false,
+      },
       scope
     )
     expect(plan.nrql[0]).toContain(
@@ -112,7 +154,7 @@ describe('planMetricData (the explain of a metric-data call)', () => {
 
   it('still selects something when no requested value applies', () => {
     const plan = planMetricData(
-      { names: ['Memory/Physical'], values: ['score'], range: range(true), raw: false },
+      { now: 0, names: ['Memory/Physical'], values: ['score'], range: range(true), raw: false },
       scope
     )
     expect(plan.nrql[0]).toMatch(/^SELECT count\(newrelic\.timeslice\.value\) AS 'count' FROM/)
@@ -122,11 +164,11 @@ describe('planMetricData (the explain of a metric-data call)', () => {
   it('splits more than 2000 names into aliases of one document', () => {
     const names = Array.from({ length: 4001 }, (_, i) => `M/${i}`)
     const plan = planMetricData(
-      { names, values: ['call_count'], range: range(true), raw: false },
+      { now: 0, names, values: ['call_count'], range: range(true), raw: false },
       scope
     )
     expect(plan.nrql).toHaveLength(3)
-    expect(Object.keys(plan.variables)).toEqual(['accountId', 'q0', 'q1', 'q2'])
+    expect(Object.keys(plan.variables)).toEqual(['accountId', 'q0', 'q1', 'q2', 'k0', 'k1', 'k2'])
     expect(plan.document).toContain('q2: nrql(query: $q2, timeout: 30)')
     expect(plan.nrql[2]).toContain("IN ('M/4000')")
   })

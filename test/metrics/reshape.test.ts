@@ -74,7 +74,7 @@ describe('toV2MetricData', () => {
     now
   )
   const plan = planMetricData(
-    { names: ['B', 'A', 'C'], values: ['call_count'], range, raw: false },
+    { now: 0, names: ['B', 'A', 'C'], values: ['call_count'], range, raw: false },
     { accountId: 1, guid: 'G' }
   )
   const bucket = (name: string, minute: number, n: number) => ({

@@ -68,7 +68,7 @@ function upstreamRow(): Record<string, unknown> {
     Date.now()
   )
   const plan = planMetricData(
-    { names: [name], values: sampleValues, range, raw: false },
+    { now: 0, names: [name], values: sampleValues, range, raw: false },
     { accountId: 1, guid: 'G' }
   )
   const count = 64144
