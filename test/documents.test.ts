@@ -1,9 +1,7 @@
 /**
- * Every GraphQL document v2bridge sends validates against the simulator's schema subset, and against
- * the real NerdGraph schema (../shared/contract/nerdgraph-schema.graphql) when that file is present.
+ * Every GraphQL document v2bridge sends validates against the simulator's schema subset and against
+ * the real NerdGraph schema (schema/nerdgraph.graphql, kept by `npm run schema:sync`).
  */
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { buildSchema, parse, validate, type GraphQLSchema } from 'graphql'
 import { describe, expect, it } from 'vitest'
 import {
@@ -18,6 +16,7 @@ import { metricDataDocument, metricNamesDocument } from '../src/metrics/document
 import { nrqlDocument } from '../src/nrql-document'
 import { resolveDocuments } from '../src/resolve'
 import { SCHEMA_SDL } from '../src/simulator'
+import { realSchema } from './helpers/real-schema'
 
 export const sentDocuments: Record<string, string> = {
   accounts: accountsDocument,
@@ -37,16 +36,6 @@ export const sentDocuments: Record<string, string> = {
   metricNames: metricNamesDocument,
 }
 
-const realSchemaPath = fileURLToPath(
-  new URL('../../shared/contract/nerdgraph-schema.graphql', import.meta.url)
-)
-const hasRealSchema = existsSync(realSchemaPath)
-if (!hasRealSchema) {
-  console.warn(
-    `skipped: real NerdGraph schema not found at ${realSchemaPath}; validated against the simulator subset only`
-  )
-}
-
 function errorsOf(schema: GraphQLSchema, doc: string): string[] {
   return validate(schema, parse(doc)).map((e) => e.message)
 }
@@ -62,10 +51,10 @@ describe('GraphQL documents v2bridge sends', () => {
     expect(errorsOf(subset, doc)).toEqual([])
   })
 
-  describe.skipIf(!hasRealSchema)('against the real NerdGraph schema', () => {
-    const real = hasRealSchema ? buildSchema(readFileSync(realSchemaPath, 'utf8')) : subset
-    it.each(Object.entries(sentDocuments))('%s validates', (_, doc) => {
-      expect(errorsOf(real, doc)).toEqual([])
-    })
-  })
+  it.each(Object.entries(sentDocuments))(
+    '%s validates against the real NerdGraph schema',
+    (_, doc) => {
+      expect(errorsOf(realSchema(), doc)).toEqual([])
+    }
+  )
 })

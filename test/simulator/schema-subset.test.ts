@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import {
   buildSchema,
   GraphQLEnumType,
@@ -7,7 +5,6 @@ import {
   GraphQLInterfaceType,
   GraphQLObjectType,
   isSpecifiedScalarType,
-  parse,
   validate,
   type GraphQLArgument,
   type GraphQLField,
@@ -19,15 +16,9 @@ import {
 import { describe, expect, it } from 'vitest'
 import { SCHEMA_SDL } from '../../src/simulator/schema'
 
-const contract = (name: string) =>
-  fileURLToPath(new URL(`../../../shared/contract/${name}`, import.meta.url))
-const REAL_SCHEMA = contract('nerdgraph-schema.graphql')
-const QUERIES = contract('nerdgraph-queries.graphql')
-const present = existsSync(REAL_SCHEMA)
-if (!present) console.warn(`skipped: ${REAL_SCHEMA} is absent (no ../shared checkout)`)
+import { realSchema, referenceOperations } from '../helpers/real-schema'
 
 const mine = buildSchema(SCHEMA_SDL)
-const real: GraphQLSchema | null = present ? buildSchema(readFileSync(REAL_SCHEMA, 'utf8')) : null
 
 function ownTypes(): GraphQLNamedType[] {
   return Object.values(mine.getTypeMap()).filter(
@@ -96,7 +87,7 @@ function compareType(type: GraphQLNamedType, schema: GraphQLSchema): string[] {
   return problems
 }
 
-/** The operations of contract/nerdgraph-queries.graphql that the simulator serves. */
+/** The operations of schema/nerdgraph-operations.graphql that the simulator serves. */
 const SERVED = [
   'AccountDiscovery',
   'ListApmApplications',
@@ -113,17 +104,15 @@ describe('simulator schema', () => {
     expect(SCHEMA_SDL).not.toMatch(/"""|^\s*"/m)
   })
 
-  it.skipIf(!present)(
-    'declares only types, fields, arguments and enum values NerdGraph has',
-    () => {
-      expect(mine.getQueryType()?.name).toBe(real!.getQueryType()?.name)
-      const problems = ownTypes().flatMap((type) => compareType(type, real!))
-      expect(problems).toEqual([])
-    }
-  )
+  it('declares only types, fields, arguments and enum values NerdGraph has', () => {
+    const real = realSchema()
+    expect(mine.getQueryType()?.name).toBe(real.getQueryType()?.name)
+    const problems = ownTypes().flatMap((type) => compareType(type, real))
+    expect(problems).toEqual([])
+  })
 
-  it.skipIf(!present || !existsSync(QUERIES))('validates the contract operations it serves', () => {
-    const document = parse(readFileSync(QUERIES, 'utf8'))
+  it('validates the reference operations it serves', () => {
+    const document = referenceOperations()
     const operations = document.definitions.filter(
       (d): d is OperationDefinitionNode =>
         d.kind === 'OperationDefinition' && SERVED.includes(d.name?.value ?? '')
