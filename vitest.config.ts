@@ -33,6 +33,8 @@ export default defineConfig({
           name: 'workers',
           include: ['test/workers/**/*.test.ts'],
           globalSetup: ['test/workers/global-setup.ts'],
+          // One simulator serves every file and its request counters are global: files run one at a time.
+          fileParallelism: false,
           testTimeout: 30_000,
         },
       },
