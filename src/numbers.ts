@@ -39,3 +39,12 @@ export function round3(value: number): number {
 function exact(value: number): number {
   return Number(value.toPrecision(3))
 }
+
+/**
+ * Apdex scores and targets with at most 2 decimals, as every real v2 sample shows them (docs
+ * "Summary data examples": `"apdex_score": 0.84`, `"apdex_target": 0.5`).
+ * @example round2(0.8462) // 0.85; round2(7) // 7
+ */
+export function round2(value: number): number {
+  return Number.isFinite(value) ? Math.round(value * 100) / 100 : 0
+}

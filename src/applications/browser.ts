@@ -5,7 +5,7 @@
  * threshold (nerdgraph.md §3.3), and `EndUser` rows the page loads.
  */
 import { quote } from '../nrql'
-import { round3 } from '../numbers'
+import { round2, round3 } from '../numbers'
 import { summaryWindowMs } from '../../mappings/topology'
 
 export interface BrowserSummary {
@@ -54,8 +54,8 @@ export function browserSummaryFrom(row: Record<string, unknown> | undefined): Br
     summary: {
       response_time: round3(num(row['pageLoad'])),
       throughput: round3(pageViews / minutes),
-      apdex_target: apdexT ?? 0,
-      apdex_score: s + t + f > 0 ? round3((s + t / 2) / (s + t + f)) : 0,
+      apdex_target: round2(apdexT ?? 0),
+      apdex_score: s + t + f > 0 ? round2((s + t / 2) / (s + t + f)) : 0,
     },
   }
 }

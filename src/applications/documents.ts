@@ -7,7 +7,10 @@
 import { gql } from 'graphql-request'
 
 const summaryFields = `
-  apmSummary { apdexScore errorRate hostCount instanceCount responseTimeAverage throughput }
+  apmSummary {
+    apdexScore errorRate hostCount instanceCount responseTimeAverage throughput
+    webThroughput nonWebThroughput
+  }
   apmBrowserSummary { pageLoadThroughput pageLoadTimeAverage }
   settings { apdexTarget serverSideConfig }`
 
@@ -116,6 +119,8 @@ export interface ApmSummary {
   instanceCount: number | null
   responseTimeAverage: number | null
   throughput: number | null
+  webThroughput?: number | null
+  nonWebThroughput?: number | null
 }
 
 export interface ApmApplication {

@@ -8,11 +8,11 @@ import {
   type AlertSeverity,
   type HealthStatus,
 } from '../../mappings/health-status'
-import { round3 } from '../numbers'
+import { round2, round3 } from '../numbers'
 import { formatTime } from '../time-range'
 import type { Topology } from '../topology'
 import type { BrowserSummary } from './browser'
-import type { ApmApplication } from './documents'
+import type { ApmApplication, ApmSummary } from './documents'
 
 /** Browser apdex T when no EndUser/Apdex timeslice says otherwise: New Relic's default of 7 s
  * (contract §2.1 examples show `end_user_apdex_threshold: 7`). */
@@ -21,6 +21,11 @@ export const defaultEndUserApdexT = 7
 export function healthStatus(e: ApmApplication): HealthStatus {
   if (e.reporting !== true) return notReportingHealthStatus
   return healthStatusBySeverity[e.alertSeverity as AlertSeverity] ?? 'unknown'
+}
+
+/** No web transactions, only background ones, in the summary window. */
+function isBackground(s: ApmSummary): boolean {
+  return (s.webThroughput ?? 0) === 0 && (s.nonWebThroughput ?? 0) > 0
 }
 
 const emptyTopology: Topology = { hosts: new Map(), instances: new Map(), lastReported: undefined }
@@ -47,14 +52,18 @@ export function toV2Application(
   }
   const s = e.apmSummary
   if (reporting && s) {
+    const instances = s.instanceCount ?? topology.instances.size
     record['application_summary'] = {
       response_time: round3((s.responseTimeAverage ?? 0) * 1000), // NerdGraph seconds → v2 ms
       throughput: round3(s.throughput ?? 0), // both per minute
       error_rate: round3(s.errorRate ?? 0), // both a percentage (nerdgraph.md §1.2, D-errrate)
-      apdex_target: apdexTarget,
-      apdex_score: round3(s.apdexScore ?? 0),
+      apdex_target: round2(apdexTarget),
+      apdex_score: round2(s.apdexScore ?? 0),
       host_count: s.hostCount ?? topology.hosts.size,
-      instance_count: s.instanceCount ?? topology.instances.size,
+      instance_count: instances,
+      // Background applications only (v2 swagger model "concurrent_instance_count"); NerdGraph has
+      // no such field (nerdgraph.md §1.2), so the instances reporting in the summary window.
+      ...(isBackground(s) ? { concurrent_instance_count: instances } : {}),
     }
     // only when browser data exists (contract §2.1)
     if (e.apmBrowserSummary && browser?.summary) record['end_user_summary'] = browser.summary

@@ -6,7 +6,7 @@ import { healthStatus } from '../applications/reshape'
 import { instanceKey } from '../ids'
 import type { Instance } from '../topology'
 import { summaryWindowMs } from '../../mappings/topology'
-import { addSums, v2Summary } from './summary'
+import { addSums, v2EndUserSummary, v2Summary, type Sums } from './summary'
 import type { HostsView } from './load'
 
 const windowMinutes = summaryWindowMs / 60_000
@@ -35,11 +35,20 @@ export function toV2Host(view: HostsView, host: string, id: number): Record<stri
     health_status: healthStatus(view.app),
   }
   if (sums) record['application_summary'] = v2Summary(sums, windowMinutes, instances.length)
+  addEndUserSummary(record, view, sums)
   record['links'] = {
     application: view.app.applicationId,
     application_instances: instances.map((i) => i.id),
   }
   return record
+}
+
+/** Only for applications with browser monitoring, and beside an application summary (contract
+ * §2.6: "end_user_summary appears only with browser data"). */
+function addEndUserSummary(record: Record<string, unknown>, view: HostsView, sums?: Sums) {
+  if (sums && view.app.apmBrowserSummary != null) {
+    record['end_user_summary'] = v2EndUserSummary(sums, windowMinutes)
+  }
 }
 
 /** `port` from a `host:port` instance name (contract §2.7: an int, 0 when unknown). */
@@ -59,6 +68,7 @@ export function toV2Instance(view: HostsView, instance: Instance): Record<string
     health_status: healthStatus(view.app),
   }
   if (sums) record['application_summary'] = v2Summary(sums, windowMinutes, 1)
+  addEndUserSummary(record, view, sums)
   record['links'] = {
     application: view.app.applicationId,
     application_host: view.topology.hosts.get(instance.host)!,

@@ -156,13 +156,61 @@ describe('GET /v2/applications/:id/hosts and /instances', () => {
     )
     const [s, t, f] = apdex as [number, number, number]
     const r3 = (x: number) => Number(x.toPrecision(3))
+    const r2 = (x: number) => Math.round(x * 100) / 100
     expect(host.application_summary).toEqual({
       response_time: r3((tx.reduce((a, r) => a + r.value.total, 0) / calls) * 1000),
       throughput: r3(calls / 5),
       error_rate: r3((100 * errors) / calls),
-      apdex_score: r3((s + t / 2) / (s + t + f)),
+      apdex_score: r2((s + t / 2) / (s + t + f)), // 2 decimals, as every v2 sample
       instance_count: 3,
     })
+  })
+
+  it('give hosts and instances of an application with browser data an end_user_summary (JSON and XML)', async () => {
+    const h = harness()
+    const hosts = await json<{ application_hosts: HostRecord[] }>(
+      await h.get('/v2/applications/9045822/hosts.json')
+    )
+    const from = Math.floor(now / 60_000) * 60_000 - 5 * 60_000
+    const sum = (
+      name: string,
+      host: string,
+      f: (v: { count: number; total: number; totalExclusive: number }) => number
+    ) =>
+      h.dataset
+        .timeslices({ appId: 9045822, name, host, from, to: from + 5 * 60_000 })
+        .reduce((a, r) => a + f(r.value), 0)
+    let withPages = 0
+    for (const host of hosts.application_hosts) {
+      const record = host as unknown as Record<string, unknown>
+      expect(Object.keys(record)).toContain('end_user_summary')
+      const views = sum('EndUser', host.host, (v) => v.count)
+      const [s, t, f] = ['count', 'total', 'totalExclusive'].map((k) =>
+        sum('EndUser/Apdex', host.host, (v) => v[k as 'count'])
+      ) as [number, number, number]
+      if (views > 0) withPages++
+      expect(record['end_user_summary'], host.host).toEqual({
+        response_time:
+          views > 0
+            ? Number((sum('EndUser', host.host, (v) => v.total) / views).toPrecision(3))
+            : 0,
+        throughput: Number((views / 5).toPrecision(3)),
+        apdex_score: s + t + f > 0 ? Math.round(((s + t / 2) / (s + t + f)) * 100) / 100 : 0,
+      })
+    }
+    expect(withPages).toBeGreaterThan(0)
+    const instances = (await (await h.get('/v2/applications/9045822/instances.json')).json()) as {
+      application_instances: Record<string, unknown>[]
+    }
+    for (const i of instances.application_instances)
+      expect(Object.keys(i)).toContain('end_user_summary')
+    const xml = await (await h.get('/v2/applications/9045822/hosts.xml')).text()
+    expect(xml).toMatch(
+      /<end_user_summary>\s*<response_time>[\d.]+<\/response_time>\s*<throughput>[\d.]+<\/throughput>\s*<apdex_score>[\d.]+<\/apdex_score>\s*<\/end_user_summary>/
+    )
+    // No browser monitoring: no end_user_summary.
+    const plain = await (await h.get('/v2/applications/9045851/hosts.json')).text()
+    expect(plain).not.toContain('end_user_summary')
   })
 
   it('answer 404 in v2 shape for unknown host and instance IDs and hidden applications', async () => {

@@ -1,0 +1,49 @@
+/** v2 summary objects (contract §2.1): apdex figures with 2 decimals, concurrent_instance_count for
+ * background applications only. */
+import { describe, expect, it } from 'vitest'
+import type { ApmApplication } from '../../src/applications/documents'
+import { toV2Application } from '../../src/applications/reshape'
+import { round2 } from '../../src/numbers'
+
+const base: ApmApplication = {
+  guid: 'G',
+  name: 'Worker',
+  accountId: 1,
+  applicationId: 7,
+  language: 'go',
+  reporting: true,
+  alertSeverity: 'NOT_ALERTING',
+  apmSummary: {
+    apdexScore: 0.84666,
+    errorRate: 0,
+    hostCount: 2,
+    instanceCount: 3,
+    responseTimeAverage: 0.2,
+    throughput: 12,
+    webThroughput: 0,
+    nonWebThroughput: 12,
+  },
+  apmBrowserSummary: null,
+  settings: { apdexTarget: 0.4567, serverSideConfig: false },
+} as ApmApplication
+
+const summary = (e: ApmApplication) =>
+  toV2Application(e)['application_summary'] as Record<string, unknown>
+
+describe('application_summary', () => {
+  it('rounds apdex_score and apdex_target to 2 decimals', () => {
+    expect(summary(base)).toMatchObject({ apdex_score: 0.85, apdex_target: 0.46 })
+    expect([round2(0.5), round2(7), round2(0.999), round2(Number.NaN)]).toEqual([0.5, 7, 1, 0])
+  })
+
+  it('adds concurrent_instance_count, last, for a background application', () => {
+    const keys = Object.keys(summary(base))
+    expect(keys.at(-1)).toBe('concurrent_instance_count')
+    expect(summary(base)['concurrent_instance_count']).toBe(3)
+  })
+
+  it('leaves it out for an application with web transactions', () => {
+    const web = { ...base, apmSummary: { ...base.apmSummary!, webThroughput: 10 } }
+    expect(summary(web)).not.toHaveProperty('concurrent_instance_count')
+  })
+})
