@@ -5,7 +5,8 @@
  * loaded by autocannon from this one. Rounds interleave the two (the order alternates) for each call
  * shape at concurrency 1, 10 and 100; each connection has its own key, so no two in-flight requests
  * are coalesced. Prints the medians over rounds of req/s, p50 and p99, and of the per-round ratio
- * v2bridge / passthrough. Figures, not pass/fail: run it on a quiet machine.
+ * v2bridge / passthrough. Figures, not pass/fail: run it on a quiet machine. `BENCH_CASES=0,2`
+ * picks cases by index.
  */
 import autocannon from 'autocannon'
 import { fork, type ChildProcess } from 'node:child_process'
@@ -68,7 +69,8 @@ try {
     start('bridge', upstream.url),
     start('bare', upstream.url),
   ])
-  const cases = benchCases(9045822)
+  const only = process.env['BENCH_CASES']?.split(',').map(Number) // e.g. BENCH_CASES=0,2
+  const cases = benchCases(9045822).filter((_, i) => !only || only.includes(i))
   for (const c of cases) {
     const res = await fetch(`${bridge.url}${c.path}`, { headers: { 'x-api-key': 'NRAK-WARM' } })
     if (res.status !== 200) throw new Error(`${c.label}: v2bridge answered ${res.status}`)

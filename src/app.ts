@@ -8,8 +8,8 @@ import { createCaches } from './caches'
 import { parseConfig, type Config } from './config'
 import type { Bindings, Env } from './env'
 import { V2Error, titles } from './errors'
-import { keyFingerprint } from './identity'
-import { createNerdGraph } from './nerdgraph'
+import { keyFingerprint, type Fingerprint } from './identity'
+import { createUpstream, type Upstream } from './nerdgraph'
 import { bodyLimits, ClientAbort, readCapped } from './body'
 import { V2Params, paramsFromBody } from './params'
 import { formatOf, pathWithoutFormat, type Format } from './render'
@@ -17,6 +17,7 @@ import { render } from './respond'
 import type { OperationRow } from '../mappings/operations'
 import { operationRouter, untranslatedAnswer } from './operations'
 import { httpsOnly } from './https'
+import { urlOf } from './request-url'
 import { describeFailure, logMethod, logPath, type RequestLog } from './request-log'
 import type { RetryClock } from './retry'
 import { createUpstreamLimits, type LimitSettings } from './upstream-limits'
@@ -38,6 +39,9 @@ export interface AppOptions {
   clock?: RetryClock
   /** The table of v2 operations (mappings/operations.ts); tests may add rows. */
   operations?: readonly OperationRow[]
+  /** The key's fingerprint: the runtime's fastest SHA-256 (the Node entry passes node:crypto's);
+   * WebCrypto when absent, so the Worker's import graph never reaches node:crypto. */
+  fingerprint?: Fingerprint
 }
 
 const configByBindings = new WeakMap<object, Config>()
@@ -55,11 +59,27 @@ const plausibleKey = /^[\x21-\x7e]{1,256}$/
 export function createApp(options: AppOptions = {}): Hono<Env> {
   const caches = createCaches()
   const app = new Hono<Env>({
-    getPath: (req) => pathWithoutFormat(new URL(req.url).pathname),
+    getPath: (req) => pathWithoutFormat(urlOf(req).pathname),
   })
   // Per app instance: one caller's queue or in-flight request never touches another app's.
   const limits = createUpstreamLimits(options.limits)
   const operationOf = operationRouter(options.operations)
+  const fingerprint = options.fingerprint ?? keyFingerprint
+  // One NerdGraph client per configuration (the Worker's bindings are one object per deployment).
+  const upstreams = new WeakMap<Config, Upstream>()
+  const upstreamFor = (config: Config) => {
+    let upstream = upstreams.get(config)
+    if (!upstream) {
+      upstream = createUpstream({
+        endpoint: config.nerdgraphUrl,
+        limits,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.clock ? { clock: options.clock } : {}),
+      })
+      upstreams.set(config, upstream)
+    }
+    return upstream
+  }
 
   app.use(async (c, next) => {
     const started = Date.now()
@@ -70,7 +90,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     const stats = c.get('stats')
     options.log?.({
       method: logMethod(c.req.method),
-      path: logPath(c.req.url),
+      path: logPath(urlOf(c.req.raw)),
       status: c.res.status,
       upstreamRequests: stats.upstreamRequests,
       upstreamMs: stats.upstreamMs,
@@ -82,7 +102,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.use(httpsOnly)
 
   app.use('/v2/*', async (c, next) => {
-    const url = new URL(c.req.url)
+    const url = urlOf(c.req.raw)
     const format = formatOf(url.pathname, c.req.header('accept'))
     if (!format) throw new V2Error(404, titles.notFound)
     c.set('format', format)
@@ -99,7 +119,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
       .find((k) => k)
     if (!apiKey) throw new V2Error(401, titles.noKey)
     if (!plausibleKey.test(apiKey)) throw new V2Error(401, titles.badKey)
-    const keyHash = await keyFingerprint(apiKey)
+    const keyHash = await fingerprint(apiKey)
     c.set('apiKey', apiKey)
     c.set('keyHash', keyHash)
     const untranslated = untranslatedAnswer(row, false)
@@ -112,14 +132,10 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     const { config, stats } = { config: c.get('config'), stats: c.get('stats') }
     c.set(
       'nerdgraph',
-      createNerdGraph({
-        endpoint: config.nerdgraphUrl,
+      upstreamFor(config).forCaller({
         apiKey,
         partition: keyHash,
         timeoutMs: config.upstreamTimeoutMs,
-        limits,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.clock ? { clock: options.clock } : {}),
         onUpstream: (ms) => {
           stats.upstreamRequests += 1
           stats.upstreamMs += ms
@@ -135,7 +151,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.route('/', explorer)
 
   app.notFound((c) => {
-    const format = c.get('format') ?? formatOf(new URL(c.req.url).pathname, undefined) ?? 'json'
+    const format = c.get('format') ?? formatOf(urlOf(c.req.raw).pathname, undefined) ?? 'json'
     return render(format, { error: { title: titles.notFound } }, 404)
   })
 
@@ -154,7 +170,8 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     // Unknown errors: logged (key scrubbed), answered with the generic v2 500, never echoed.
     const failure = describeFailure(err, c.get('apiKey'))
     c.set('failure', failure)
-    if (!options.log) console.error(`[v2bridge] ${c.req.method} ${logPath(c.req.url)}: ${failure}`)
+    if (!options.log)
+      console.error(`[v2bridge] ${c.req.method} ${logPath(urlOf(c.req.raw))}: ${failure}`)
     return render(format, { error: { title: titles.serverError } }, 500)
   })
 

@@ -8,6 +8,7 @@
  */
 import type { MiddlewareHandler } from 'hono'
 import type { Env } from './env'
+import { urlOf } from './request-url'
 
 export type Scheme = 'http' | 'https'
 
@@ -20,7 +21,7 @@ export interface Arrival {
 /** How the request reached us; `connection` is the Node socket's scheme, undefined on Workers. */
 export function arrivalOf(req: Request, connection: Scheme | undefined): Arrival {
   if (connection === undefined) {
-    return { scheme: new URL(req.url).protocol === 'https:' ? 'https' : 'http', forwarded: false }
+    return { scheme: urlOf(req).protocol === 'https:' ? 'https' : 'http', forwarded: false }
   }
   // The left-most value is what the first proxy saw from the client.
   const proto = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase()
@@ -45,7 +46,7 @@ export function redirectToHttps(url: URL): Response {
 export const httpsOnly: MiddlewareHandler<Env> = async (c, next) => {
   const arrival = arrivalOf(c.req.raw, c.env?.connectionScheme)
   if (mustRedirect(arrival, c.get('config').allowHttp)) {
-    return redirectToHttps(new URL(c.req.url))
+    return redirectToHttps(urlOf(c.req.raw))
   }
   await next()
 }

@@ -32,6 +32,10 @@ export function decodeGuid(guid: string): DecodedGuid | undefined {
 }
 
 /** Hex SHA-256 of the caller's key: the partition of every cache, never the key itself. */
+export type Fingerprint = (apiKey: string) => string | Promise<string>
+
+/** The fingerprint through WebCrypto, which every runtime has (about 50 µs on Node: the digest
+ * runs on libuv's thread pool; the Node entry passes src/node-fingerprint.ts instead). */
 export async function keyFingerprint(apiKey: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(apiKey))
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')

@@ -64,83 +64,123 @@ export function operationOf(document: string): { name: string | undefined; isMut
   return { name: m?.[2], isMutation: m?.[1] === 'mutation' }
 }
 
-/** Creates a client bound to one caller's key. */
-export function createNerdGraph(options: NerdGraphOptions): NerdGraph {
+/** What one caller's client needs; the rest is shared by every caller of an app (`createUpstream`). */
+export type CallerOptions = Pick<
+  NerdGraphOptions,
+  'apiKey' | 'partition' | 'timeoutMs' | 'onUpstream'
+>
+
+export interface Upstream {
+  /** A client bound to one caller's key, over the shared connection settings. */
+  forCaller(caller: CallerOptions): NerdGraph
+}
+
+/**
+ * The shared half of the client, built once per app: one `GraphQLClient`, and what each document's
+ * first line says (operation name, query or mutation) read once per document, never by parsing it:
+ * `excludeOperationName` keeps graphql-request from running graphql-js `parse` on every attempt
+ * (graphql-request helpers/analyzeDocument.js), and NerdGraph needs no `operationName` beside a
+ * one-operation document (GraphQL over HTTP: "operationName … optional").
+ */
+export function createUpstream(
+  options: Pick<NerdGraphOptions, 'endpoint' | 'fetch' | 'limits' | 'clock'>
+): Upstream {
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   const limits = options.limits ?? createUpstreamLimits()
   const clock = options.clock ?? systemClock
+  const client = new GraphQLClient(options.endpoint, {
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      try {
+        return await fetchImpl(input, init)
+      } catch (err) {
+        const signal = init?.signal
+        throw signal?.aborted ? signal.reason : new FetchFailed('fetch failed', { cause: err })
+      }
+    },
+    headers: { 'User-Agent': 'v2bridge' },
+    errorPolicy: 'all',
+    excludeOperationName: true,
+  })
+  const operations = new Map<string, ReturnType<typeof operationOf>>()
+  const operation = (document: string) => {
+    let op = operations.get(document)
+    if (!op) operations.set(document, (op = operationOf(document)))
+    return op
+  }
 
-  /** One POST within `remainingMs`, holding one of the key's slots while it runs. */
-  async function attempt<T>(body: Body, partial: PartialErrorPolicy, remainingMs: number) {
-    const controller = new AbortController()
-    let sentAt: number | undefined
-    const client = new GraphQLClient(options.endpoint, {
-      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-        sentAt = clock.now()
-        try {
-          return await fetchImpl(input, init)
-        } catch (err) {
-          throw controller.signal.aborted
-            ? controller.signal.reason
-            : new FetchFailed('fetch failed', { cause: err })
-        }
+  return { forCaller }
+
+  function forCaller(caller: CallerOptions): NerdGraph {
+    const requestHeaders = { 'API-Key': caller.apiKey }
+
+    /** One POST within `remainingMs`, holding one of the key's slots while it runs. */
+    async function attempt<T>(body: Body, partial: PartialErrorPolicy, remainingMs: number) {
+      const controller = new AbortController()
+      let sentAt: number | undefined
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => {
+            const fault = transportFault('timeout')
+            controller.abort(fault)
+            reject(fault)
+          },
+          Math.max(0, remainingMs)
+        )
+      })
+      try {
+        // The race holds the deadline even if a fetch ignores its abort signal.
+        const res = await Promise.race([
+          limits.slot(caller.partition, controller.signal, () => {
+            sentAt = clock.now()
+            return client.rawRequest<T>({ ...body, requestHeaders, signal: controller.signal })
+          }),
+          timedOut,
+        ])
+        return settle<T>(res.data, (res.errors ?? []) as GraphQLErrorLike[], partial)
+      } catch (err) {
+        throw toFault(err)
+      } finally {
+        clearTimeout(timer)
+        if (sentAt !== undefined) caller.onUpstream?.(clock.now() - sentAt)
+      }
+    }
+
+    return {
+      async query<T>(
+        document: string,
+        variables: Record<string, unknown> = {},
+        opts: QueryOptions = {}
+      ) {
+        const op = operation(document)
+        const policy = retryPolicies[opts.retry ?? (op.isMutation ? 'write' : 'read')]
+        const partial = opts.partial ?? partialErrorPolicyFor(op.name)
+        const body: Body = { query: document, variables }
+        const deadline = clock.now() + caller.timeoutMs
+        const minAttemptMs = Math.min(1000, caller.timeoutMs / 4)
+        const run = () =>
+          withRetry((ms) => attempt<T>(body, partial, ms), policy, {
+            deadline,
+            minAttemptMs,
+            clock,
+          })
+        if (op.isMutation) return run()
+        const id = `${caller.partition}\u0000${partial}\u0000${JSON.stringify(body)}`
+        let leader = false
+        const result = await limits.coalesce(id, () => {
+          leader = true
+          return run()
+        })
+        // Followers get their own copy: a route may reshape what it receives.
+        return leader ? result : structuredClone(result)
       },
-      headers: { 'API-Key': options.apiKey, 'User-Agent': 'v2bridge' },
-      errorPolicy: 'all',
-    })
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => {
-          const fault = transportFault('timeout')
-          controller.abort(fault)
-          reject(fault)
-        },
-        Math.max(0, remainingMs)
-      )
-    })
-    try {
-      // The race holds the deadline even if a fetch ignores its abort signal.
-      const res = await Promise.race([
-        limits.slot(options.partition, controller.signal, () =>
-          client.rawRequest<T>({ ...body, signal: controller.signal })
-        ),
-        timedOut,
-      ])
-      return settle<T>(res.data, (res.errors ?? []) as GraphQLErrorLike[], partial)
-    } catch (err) {
-      throw toFault(err)
-    } finally {
-      clearTimeout(timer)
-      if (sentAt !== undefined) options.onUpstream?.(clock.now() - sentAt)
     }
   }
+}
 
-  return {
-    async query<T>(
-      document: string,
-      variables: Record<string, unknown> = {},
-      opts: QueryOptions = {}
-    ) {
-      const op = operationOf(document)
-      const policy = retryPolicies[opts.retry ?? (op.isMutation ? 'write' : 'read')]
-      const partial = opts.partial ?? partialErrorPolicyFor(op.name)
-      const body: Body = { query: document, variables }
-      const deadline = clock.now() + options.timeoutMs
-      const minAttemptMs = Math.min(1000, options.timeoutMs / 4)
-      const run = () =>
-        withRetry((ms) => attempt<T>(body, partial, ms), policy, { deadline, minAttemptMs, clock })
-      if (op.isMutation) return run()
-      const id = `${options.partition}\u0000${partial}\u0000${JSON.stringify(body)}`
-      let leader = false
-      const result = await limits.coalesce(id, () => {
-        leader = true
-        return run()
-      })
-      // Followers get their own copy: a route may reshape what it receives.
-      return leader ? result : structuredClone(result)
-    },
-  }
+/** Creates a client bound to one caller's key (a one-caller `createUpstream`). */
+export function createNerdGraph(options: NerdGraphOptions): NerdGraph {
+  return createUpstream(options).forCaller(options)
 }
 
 interface Body {

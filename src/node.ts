@@ -7,7 +7,8 @@ import type { IncomingMessage } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { createApp, type AppOptions } from './app'
 import { ConfigError, parseConfig, type Config } from './config'
-import { consoleLog } from './request-log'
+import { nodeFingerprint } from './node-fingerprint'
+import { consoleLog, type RequestLog } from './request-log'
 
 export interface NodeServer {
   url: string
@@ -23,8 +24,9 @@ export function startServer(
 ): Promise<NodeServer> {
   const app = createApp({
     config,
-    log: consoleLog,
+    fingerprint: nodeFingerprint,
     ...options,
+    log: afterResponse(options.log ?? consoleLog),
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   })
   return new Promise((resolve, reject) => {
@@ -48,6 +50,21 @@ export function startServer(
     )
     server.once('error', reject)
   })
+}
+
+/** Request lines leave after the response: queued, and written together once the event loop has
+ * sent what it was sending (`setImmediate` runs after I/O callbacks, Node docs "The Node.js Event
+ * Loop"), so a slow stdout never delays an answer. */
+export function afterResponse(log: RequestLog): RequestLog {
+  let queue: Parameters<RequestLog>[0][] = []
+  const flush = () => {
+    const lines = queue
+    queue = []
+    for (const line of lines) log(line)
+  }
+  return (line) => {
+    if (queue.push(line) === 1) setImmediate(flush)
+  }
 }
 
 /** curl `-X GET -d …` sends a form body on GET (contract §1.3.2), which fetch's Request drops: the

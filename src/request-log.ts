@@ -24,8 +24,8 @@ export const consoleLog: RequestLog = (line) => console.log(JSON.stringify(line)
 const maxPath = 200
 
 /** The path as logged: no query, at most 200 characters. */
-export function logPath(url: string): string {
-  const path = new URL(url).pathname
+export function logPath(url: string | URL): string {
+  const path = (typeof url === 'string' ? new URL(url) : url).pathname
   return path.length > maxPath ? `${path.slice(0, maxPath)}…` : path
 }
 

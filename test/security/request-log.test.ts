@@ -80,7 +80,7 @@ describe('request log', () => {
       await fetch(`${server.url}/v2/applications.json?filter[name]=abc`, {
         headers: { 'X-Api-Key': DEMO_KEYS.one },
       })
-      expect(printed).toHaveLength(1)
+      await vi.waitFor(() => expect(printed).toHaveLength(1)) // written after the response
       const line = JSON.parse(printed[0]!) as Record<string, unknown>
       expect(line).toMatchObject({ method: 'GET', path: '/v2/applications.json', status: 502 })
       expect(printed[0]).not.toContain(DEMO_KEYS.one)

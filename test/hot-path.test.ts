@@ -1,0 +1,64 @@
+import { describe, expect, it, vi } from 'vitest'
+import { keyFingerprint } from '../src/identity'
+import { createUpstream } from '../src/nerdgraph'
+import { nodeFingerprint } from '../src/node-fingerprint'
+import { afterResponse } from '../src/node'
+import type { RequestLogLine } from '../src/request-log'
+import { urlOf } from '../src/request-url'
+import { fakeFetch } from './helpers/fake-fetch'
+
+const line = (status: number): RequestLogLine => ({
+  method: 'GET',
+  path: '/v2/applications.json',
+  status,
+  upstreamRequests: 0,
+  upstreamMs: 0,
+  totalMs: 0,
+})
+
+describe('the per-request fixed costs', () => {
+  it('fingerprints a key with node:crypto exactly as WebCrypto does, without keeping the key', async () => {
+    for (const key of ['NRAK-DEMO0000000000000000000000', 'NRAK-ÄÖÜ-é', '']) {
+      const fast = nodeFingerprint(key)
+      expect(fast).toBe(await keyFingerprint(key))
+      expect(fast).toMatch(/^[0-9a-f]{64}$/)
+      expect(fast).not.toContain(key || '\u0000')
+    }
+    expect(nodeFingerprint('NRAK-A')).not.toBe(nodeFingerprint('NRAK-B'))
+  })
+
+  it('writes request lines after the current turn of the event loop, in order, in one batch', async () => {
+    const written: number[] = []
+    const log = afterResponse((l) => void written.push(l.status))
+    log(line(200))
+    log(line(404))
+    expect(written).toEqual([]) // nothing written while the response is on its way
+    await new Promise((done) => setImmediate(done))
+    expect(written).toEqual([200, 404])
+    log(line(500))
+    await vi.waitFor(() => expect(written).toEqual([200, 404, 500]))
+  })
+
+  it('parses a request URL once, however often it is asked', () => {
+    const req = new Request('https://v2bridge.test/v2/applications.json?page=2')
+    expect(urlOf(req)).toBe(urlOf(req))
+    expect(urlOf(req).searchParams.get('page')).toBe('2')
+  })
+
+  it("shares one client between callers, each request carrying only its own caller's key", async () => {
+    const upstream = fakeFetch({ body: { data: { actor: { user: { id: 1 } } } } })
+    const shared = createUpstream({
+      endpoint: 'https://nerdgraph.test/graphql',
+      fetch: upstream.fetch,
+    })
+    const document = 'query Me { actor { user { id } } }'
+    const a = shared.forCaller({ apiKey: 'NRAK-A', partition: 'a', timeoutMs: 1000 })
+    const b = shared.forCaller({ apiKey: 'NRAK-B', partition: 'b', timeoutMs: 1000 })
+    await a.query(document)
+    await b.query(document)
+    expect(upstream.sent.map((s) => s.headers['api-key'])).toEqual(['NRAK-A', 'NRAK-B'])
+    expect(upstream.sent.map((s) => s.headers['user-agent'])).toEqual(['v2bridge', 'v2bridge'])
+    // The document goes as written; it is never parsed locally (no operationName derived from it).
+    expect(upstream.sent[0]!.query).toBe(document)
+  })
+})
