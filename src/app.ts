@@ -25,6 +25,7 @@ import { applications } from './routes/applications'
 import { metrics } from './routes/metrics'
 import { hosts } from './routes/hosts'
 import { explorer } from './routes/explorer'
+import { explainMode, withExplainPrefix } from './explain'
 
 export interface AppOptions {
   /** Fixed configuration (Node entry, tests); otherwise read from Worker bindings. */
@@ -145,6 +146,8 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     await next()
   })
 
+  app.use('/v2/*', explainMode())
+
   app.route('/v2', applications)
   app.route('/v2', metrics)
   app.route('/v2', hosts)
@@ -175,7 +178,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     return render(format, { error: { title: titles.serverError } }, 500)
   })
 
-  return app
+  return withExplainPrefix(app)
 }
 
 /** Parameters carried in the body (contract §1.3): form or JSON, also on GET via the Node entry,

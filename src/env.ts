@@ -5,6 +5,7 @@
 import type { OperationRow } from '../mappings/operations'
 import type { Caches } from './caches'
 import type { Config } from './config'
+import type { SentDocument } from './explain/client'
 import type { NerdGraph } from './nerdgraph'
 import type { V2Params } from './params'
 import type { Format } from './render'
@@ -36,6 +37,8 @@ export interface Variables {
   /** The v2 operation the request is (mappings/operations.ts). */
   operation: OperationRow
   nerdgraph: NerdGraph
+  /** Documents this request sent or, in explain mode, would send (src/explain/client.ts). */
+  sent: SentDocument[]
   stats: RequestStats
   /** This app's caches (src/caches.ts). */
   caches: Caches

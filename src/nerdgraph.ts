@@ -33,6 +33,9 @@ export interface QueryOptions {
   retry?: RetryPolicyName
   /** Default: the operation's row in mappings/partial-errors.ts. */
   partial?: PartialErrorPolicy
+  /** A lookup (v2 ID → account, GUID, host…) rather than the answer itself: explain mode sends it,
+   * and records every other document instead of sending it (src/explain/client.ts). */
+  lookup?: true
 }
 
 export interface NerdGraphOptions {

@@ -9,7 +9,7 @@ import type { Context } from 'hono'
 import type { Env } from './env'
 import { V2Error, titles } from './errors'
 import { apmApplicationGuid } from './identity'
-import type { NerdGraphResult } from './nerdgraph'
+import type { NerdGraphResult, QueryOptions } from './nerdgraph'
 import { quote } from './nrql'
 
 export interface ResolvedApplication {
@@ -64,9 +64,13 @@ export async function resolveApplication(
   const resolved = c.get('caches').applications
   const cached = resolved.get(keyHash, String(appId))
   if (cached) return cached
-  const { data } = await c.get('nerdgraph').query<FindApplicationData>(findApplicationDocument, {
-    query: `domainId = ${quote(appId)} AND domain = 'APM' AND type = 'APPLICATION'`,
-  })
+  const { data } = await c
+    .get('nerdgraph')
+    .query<FindApplicationData>(
+      findApplicationDocument,
+      { query: `domainId = ${quote(appId)} AND domain = 'APM' AND type = 'APPLICATION'` },
+      { lookup: true }
+    )
   const hit = data.actor.entitySearch?.results.entities[0]
   if (!hit) throw new V2Error(404, titles.noApplication)
   const result = { appId, accountId: hit.accountId, guid: hit.guid }
@@ -82,10 +86,11 @@ export async function resolveApplication(
 export async function queryApplication<T>(
   c: Context<Env>,
   document: string,
-  variables: Record<string, unknown>
+  variables: Record<string, unknown>,
+  options?: QueryOptions
 ): Promise<NerdGraphResult<T>> {
   try {
-    return await c.get('nerdgraph').query<T>(document, variables)
+    return await c.get('nerdgraph').query<T>(document, variables, options)
   } catch (err) {
     if (err instanceof V2Error && err.status === 403) throw new V2Error(404, titles.noApplication)
     throw err

@@ -99,10 +99,15 @@ export function rememberTopology(c: Context<Env>, appId: number, topology: Topol
 export async function appTopology(c: Context<Env>, app: ResolvedApplication): Promise<Topology> {
   const hit = c.get('caches').topologies.get(c.get('keyHash'), String(app.appId))
   if (hit) return hit
-  const { data } = await queryApplication<NrqlData>(c, nrqlDocument, {
-    accountId: app.accountId,
-    nrql: membersNrql({ guid: app.guid }, membershipWindow(Date.now())),
-  })
+  const { data } = await queryApplication<NrqlData>(
+    c,
+    nrqlDocument,
+    {
+      accountId: app.accountId,
+      nrql: membersNrql({ guid: app.guid }, membershipWindow(Date.now())),
+    },
+    { lookup: true }
+  )
   const topology = topologyFrom(app.appId, (data.actor.account?.nrql?.results ?? []) as MemberRow[])
   rememberTopology(c, app.appId, topology)
   return topology

@@ -58,7 +58,9 @@ async function visibleAccounts(c: Context<Env>): Promise<number[]> {
   const accountsCache = c.get('caches').accounts
   const hit = accountsCache.get(c.get('keyHash'), 'accounts')
   if (hit) return hit
-  const { data } = await c.get('nerdgraph').query<AccountsData>(accountsDocument)
+  const { data } = await c
+    .get('nerdgraph')
+    .query<AccountsData>(accountsDocument, {}, { lookup: true })
   const ids = (data.actor.accounts ?? []).map((a) => a.id).sort((a, b) => a - b)
   accountsCache.set(c.get('keyHash'), 'accounts', ids)
   return ids

@@ -1,0 +1,109 @@
+/**
+ * @module mappings/explain-fields
+ * For each served v2 operation, where each field of its answer comes from in NerdGraph: the entity
+ * field, the NRQL column or the rule v2bridge applies. Explain (`X-V2bridge-Explain: 1`) and the
+ * migration report show these rows beside the documents a call sends.
+ *
+ * Serving a new operation? Add its row here, keyed `'METHOD /v2/path'` exactly as in
+ * mappings/operations.ts: `test/explain/fields.test.ts` fails for a served operation without one.
+ * Field paths use `[]` for "each element"; values say the NerdGraph field (`entity.name`), the NRQL
+ * (`FROM Metric … AS 'calls'`) or the rule (`minted from host name`).
+ */
+
+type FieldRows = Readonly<Record<string, string>>
+
+/** The application record (src/applications/reshape.ts), shared by the list and show answers. */
+const application = {
+  id: 'entity.applicationId',
+  name: 'entity.name',
+  language: "entity.language ('unknown' when absent)",
+  health_status:
+    'entity.alertSeverity (NOT_ALERTING → green, WARNING → orange, CRITICAL → red; not reporting → gray)',
+  reporting: 'entity.reporting',
+  last_reported_at: "NRQL max(timestamp) FROM Metric of the application's members, + 1 minute",
+  'application_summary.response_time': 'entity.apmSummary.responseTimeAverage × 1000 (s → ms)',
+  'application_summary.throughput': 'entity.apmSummary.throughput',
+  'application_summary.error_rate': 'entity.apmSummary.errorRate',
+  'application_summary.apdex_target': 'entity.settings.apdexTarget',
+  'application_summary.apdex_score': 'entity.apmSummary.apdexScore',
+  'application_summary.host_count': 'entity.apmSummary.hostCount',
+  'application_summary.instance_count': 'entity.apmSummary.instanceCount',
+  end_user_summary: "NRQL FROM Metric WHERE metricTimesliceName IN ('EndUser', 'EndUser/Apdex')",
+  'settings.app_apdex_threshold': 'entity.settings.apdexTarget',
+  'settings.end_user_apdex_threshold': 'EndUser/Apdex timeslice threshold (7 when none)',
+  'settings.enable_real_user_monitoring': 'entity.apmBrowserSummary is present',
+  'settings.use_server_side_config': 'entity.settings.serverSideConfig',
+  'links.application_hosts':
+    'NRQL uniques(host) FROM Metric of the application; IDs minted from host names',
+  'links.application_instances':
+    'NRQL uniques(instanceName) FROM Metric; IDs minted from host and instance',
+} as const satisfies FieldRows
+
+const prefixed = (prefix: string, rows: FieldRows): FieldRows =>
+  Object.fromEntries(Object.entries(rows).map(([k, v]) => [`${prefix}.${k}`, v]))
+
+/** Host and instance records (src/hosts/reshape.ts). */
+const member = {
+  application_name: 'entity.name',
+  language: 'entity.language',
+  health_status: 'entity.alertSeverity, as for applications',
+  application_summary:
+    "NRQL FROM Metric per instanceName over the last minutes: AS 'calls', 'time', apdex and errors",
+  'links.application': 'entity.applicationId',
+} as const satisfies FieldRows
+
+const host = {
+  id: 'minted from the host name (src/ids.ts)',
+  host: 'NRQL uniques(host) FROM Metric WHERE entity.guid = …',
+  ...member,
+  'links.application_instances': 'instances on that host (NRQL uniques(instanceName))',
+} as const satisfies FieldRows
+
+const instance = {
+  id: 'minted from host and instanceName (src/ids.ts)',
+  host: 'NRQL host of the instanceName',
+  port: 'the port in instanceName (host:port), else 0',
+  ...member,
+  'links.application_host': 'ID minted from the host name',
+} as const satisfies FieldRows
+
+const metricNames = {
+  'metrics[].name':
+    "NRQL SELECT uniques(metricTimesliceName) FROM Metric WHERE entity.guid = … (name filter as LIKE '%…%')",
+  'metrics[].values': 'the value types of the metric family (mappings/metric-families.ts)',
+} as const satisfies FieldRows
+
+const metricData = {
+  'metric_data.from': 'the from/to/period window (src/time-range.ts), the NRQL SINCE',
+  'metric_data.to': 'the NRQL UNTIL',
+  'metric_data.metrics_not_found': 'requested names with no FACET row',
+  'metric_data.metrics_found': 'FACET metricTimesliceName rows',
+  'metric_data.metrics[].name': 'FACET metricTimesliceName',
+  'metric_data.metrics[].timeslices[].from':
+    'TIMESERIES bucket beginTimeSeconds (one bucket when summarize=true)',
+  'metric_data.metrics[].timeslices[].to': 'TIMESERIES bucket endTimeSeconds',
+  'metric_data.metrics[].timeslices[].values.<value>':
+    'the NRQL of each value type over newrelic.timeslice.value (mappings/value-types.ts), or a formula of its inputs',
+} as const satisfies FieldRows
+
+/** Rows keyed by the operation's method and path (mappings/operations.ts). */
+export const explainFields: Readonly<Record<string, FieldRows>> = {
+  'GET /v2/applications': prefixed('applications[]', application),
+  'GET /v2/applications/{id}': prefixed('application', application),
+  'GET /v2/applications/{application_id}/metrics': metricNames,
+  'GET /v2/applications/{application_id}/metrics/data': metricData,
+  'GET /v2/applications/{application_id}/hosts': prefixed('application_hosts[]', host),
+  'GET /v2/applications/{application_id}/hosts/{id}': prefixed('application_host', host),
+  'GET /v2/applications/{application_id}/hosts/{host_id}/metrics': metricNames,
+  'GET /v2/applications/{application_id}/hosts/{host_id}/metrics/data': metricData,
+  'GET /v2/applications/{application_id}/instances': prefixed('application_instances[]', instance),
+  'GET /v2/applications/{application_id}/instances/{id}': prefixed(
+    'application_instance',
+    instance
+  ),
+  'GET /v2/applications/{application_id}/instances/{instance_id}/metrics': metricNames,
+  'GET /v2/applications/{application_id}/instances/{instance_id}/metrics/data': metricData,
+}
+
+/** The key of an operation's row here. */
+export const fieldsKey = (row: { method: string; path: string }) => `${row.method} ${row.path}`

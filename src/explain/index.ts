@@ -1,0 +1,78 @@
+/**
+ * @module explain
+ * Explain mode: a v2 request with `X-V2bridge-Explain: 1`, or under `/explain/v2/…`, is planned, not
+ * executed. The request's NerdGraph client lets lookups through and records the first other document
+ * (src/explain/client.ts); the answer is then the plan (src/explain/plan.ts) in JSON. Generic: every
+ * route that talks to NerdGraph through `c.get('nerdgraph')` is explained without code of its own.
+ */
+import type { Hono, MiddlewareHandler } from 'hono'
+import { createCaches } from '../caches'
+import type { Env } from '../env'
+import { ExplainStop, notingClient, type SentDocument } from './client'
+import { explainBody } from './plan'
+
+export const explainHeader = 'X-V2bridge-Explain'
+const prefix = '/explain/v2/'
+
+/** Middleware after the `/v2/*` one: wraps the request's NerdGraph client, answers the plan. */
+export function explainMode(): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    const explain = c.req.header(explainHeader) === '1'
+    const sent: SentDocument[] = []
+    c.set('sent', sent)
+    c.set('nerdgraph', notingClient(c.get('nerdgraph'), sent, explain))
+    if (!explain) return next()
+
+    const plan = () => {
+      const url = new URL(c.req.url)
+      const config = c.get('config')
+      return explainBody({
+        row: c.get('operation'),
+        method: c.req.method,
+        url,
+        params: c.get('params').entries(),
+        sent,
+        endpoint: config.nerdgraphUrl,
+        region: config.region,
+        // The forwarding target, once the `V2_URL` setting exists (README, Every v2 operation).
+        v2Url: 'v2Url' in config ? String(config.v2Url) : undefined,
+      })
+    }
+    const answer = () =>
+      new Response(JSON.stringify(plan(), null, 2), {
+        headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
+      })
+    if (c.get('operation').answer === 'forwarded') return answer()
+    // Fresh caches: a cached answer must not hide the documents a call sends.
+    c.set('caches', createCaches())
+    await next()
+    // A v2 error before any document (bad parameter, unknown ID) is the answer itself.
+    if (!(c.error instanceof ExplainStop) && !sent.some((s) => !s.lookup)) return
+    c.res = undefined
+    c.res = answer()
+  }
+}
+
+/** Serves `/explain/v2/…` as the same v2 request with the explain header. */
+export function withExplainPrefix<A extends Hono<Env>>(app: A): A {
+  const fetch = app.fetch
+  app.fetch = (req, env, ctx) => {
+    if (!req.url.includes(prefix)) return fetch(req, env, ctx)
+    const url = new URL(req.url)
+    if (!url.pathname.startsWith(prefix)) return fetch(req, env, ctx)
+    url.pathname = url.pathname.slice('/explain'.length)
+    const headers = new Headers(req.headers)
+    headers.set(explainHeader, '1')
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
+    // `duplex: 'half'` lets a streamed body through (fetch standard; Node requires it).
+    const init: RequestInit & { duplex?: 'half' } = {
+      method: req.method,
+      headers,
+      body: hasBody ? req.body : null,
+      signal: req.signal,
+      ...(hasBody ? { duplex: 'half' } : {}),
+    }
+    return fetch(new Request(url, init), env, ctx)
+  }
+  return app
+}

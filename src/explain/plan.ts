@@ -1,0 +1,112 @@
+/**
+ * @module explain/plan
+ * The explain answer (pure): the v2 operation, each NerdGraph document and its variables, its NRQL,
+ * the field mapping and a curl line that runs the same request with `$NEW_RELIC_USER_KEY`. The key is
+ * never part of it: documents and variables never hold it.
+ */
+import type { OperationRow } from '../../mappings/operations'
+import { explainFields, fieldsKey } from '../../mappings/explain-fields'
+import { operationOf } from '../nerdgraph'
+import type { SentDocument } from './client'
+
+/** The hosts of New Relic's REST API v2, where forwarded operations go (New Relic docs
+ * "Introduction to New Relic REST API (v2)": api.newrelic.com, api.eu.newrelic.com). */
+export const v2Hosts = {
+  us: 'https://api.newrelic.com',
+  eu: 'https://api.eu.newrelic.com',
+} as const
+
+export interface ExplainInput {
+  row: OperationRow
+  method: string
+  /** The v2 request: path (with `.json`/`.xml`) and query. */
+  url: URL
+  params: [string, string][]
+  sent: readonly SentDocument[]
+  endpoint: string
+  region: keyof typeof v2Hosts
+  /** Where forwarded operations go (the `V2_URL` setting), else the region's v2 host. */
+  v2Url?: string | undefined
+}
+
+/** Every NRQL string of a request: variables declared `Nrql` and NRQL written into the document. */
+export function nrqlOf(document: string, variables: Record<string, unknown>): string[] {
+  const declared = [...document.matchAll(/\$(\w+)\s*:\s*Nrql\b/g)].map((m) => m[1]!)
+  const fromVariables = declared
+    .map((name) => variables[name])
+    .filter((v): v is string => typeof v === 'string')
+  const inline = [...document.matchAll(/\bquery\s*:\s*"((?:[^"\\]|\\.)*)"/g)].map(
+    (m) => JSON.parse(`"${m[1]}"`) as string
+  )
+  return [...fromVariables, ...inline]
+}
+
+/** POSIX shell single quotes: `'` becomes `'\''`. */
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+
+/** A curl line that sends `body` to NerdGraph with the key from the environment. */
+export function curlFor(endpoint: string, body: { query: string; variables: unknown }): string {
+  return [
+    `curl -sS -X POST ${shellQuote(endpoint)}`,
+    `-H 'Content-Type: application/json'`,
+    `-H "API-Key: $NEW_RELIC_USER_KEY"`,
+    `--data-binary ${shellQuote(JSON.stringify(body))}`,
+  ].join(' \\\n  ')
+}
+
+function describe(sent: SentDocument, endpoint: string, withCurl: boolean) {
+  const op = operationOf(sent.document)
+  return {
+    operation: op.name ?? null,
+    kind: op.isMutation ? 'mutation' : 'query',
+    document: sent.document,
+    variables: sent.variables,
+    nrql: nrqlOf(sent.document, sent.variables),
+    ...(withCurl
+      ? { curl: curlFor(endpoint, { query: sent.document, variables: sent.variables }) }
+      : {}),
+  }
+}
+
+/** The explain answer of one request. */
+export function explainBody(input: ExplainInput): Record<string, unknown> {
+  const { row } = input
+  const operation = {
+    method: row.method,
+    path: row.path,
+    resource: row.resource,
+    summary: row.summary,
+    answer: row.answer,
+    nerdgraph: row.nerdgraph ?? [],
+  }
+  const request = {
+    method: input.method,
+    path: input.url.pathname,
+    parameters: input.params,
+  }
+  if (row.answer === 'forwarded') {
+    const target = new URL(
+      input.url.pathname + input.url.search,
+      input.v2Url ?? v2Hosts[input.region]
+    )
+    return {
+      explain: {
+        operation,
+        request,
+        forwarded: {
+          url: target.toString(),
+          note: "Passed unchanged to New Relic REST API v2 with the caller's key (X-Api-Key); no NerdGraph request.",
+        },
+      },
+    }
+  }
+  return {
+    explain: {
+      operation,
+      request,
+      lookups: input.sent.filter((s) => s.lookup).map((s) => describe(s, input.endpoint, false)),
+      nerdgraph: input.sent.filter((s) => !s.lookup).map((s) => describe(s, input.endpoint, true)),
+      fields: explainFields[fieldsKey(row)] ?? {},
+    },
+  }
+}

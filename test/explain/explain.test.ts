@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest'
+import { DEMO_KEYS, harness } from '../helpers/harness'
+
+const appId = 9045822
+const window = 'from=2026-11-20T10:00:00%2B00:00&to=2026-11-20T11:00:00%2B00:00'
+const dataPath = `/v2/applications/${appId}/metrics/data.json?names[]=HttpDispatcher&values[]=call_count&values[]=average_response_time&${window}`
+const explainHeaders = { 'X-V2bridge-Explain': '1' }
+
+interface Described {
+  operation: string | null
+  kind: string
+  document: string
+  variables: Record<string, unknown>
+  nrql: string[]
+  curl?: string
+}
+interface Explained {
+  explain: {
+    operation: { method: string; path: string; answer: string; nerdgraph: string[] }
+    request: { method: string; path: string; parameters: [string, string][] }
+    lookups: Described[]
+    nerdgraph: Described[]
+    fields: Record<string, string>
+    forwarded?: { url: string }
+  }
+}
+
+describe('explain mode', () => {
+  it('shows for a metric-data call exactly the NRQL the call itself sends, and sends none of it', async () => {
+    const h = harness()
+    const res = await h.get(dataPath, { headers: explainHeaders })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+    const { explain } = (await res.json()) as Explained
+    expect(explain.operation).toMatchObject({
+      method: 'GET',
+      path: '/v2/applications/{application_id}/metrics/data',
+      answer: 'served',
+    })
+    // The usual lookup (the application's account) went upstream; the metric query did not.
+    expect(explain.lookups.map((l) => l.operation)).toEqual(['FindApplication'])
+    expect(h.sim.stats().nrqlQueries).toBe(0)
+    expect(explain.nerdgraph).toHaveLength(1)
+    const [planned] = explain.nerdgraph
+    expect(planned!.operation).toBe('MetricData')
+    expect(planned!.nrql).toHaveLength(1)
+    expect(planned!.variables['q0']).toBe(planned!.nrql[0])
+    expect(planned!.nrql[0]).toMatch(/^SELECT .* FROM Metric WHERE .*FACET metricTimesliceName/)
+    expect(explain.fields['metric_data.metrics[].name']).toBe('FACET metricTimesliceName')
+
+    const real = await h.get(dataPath)
+    expect(real.status).toBe(200)
+    expect(h.sim.stats().queries).toEqual(planned!.nrql)
+  })
+
+  it('answers the same plan under the /explain/v2/ prefix', async () => {
+    const h = harness()
+    const byHeader = (await (
+      await h.get(dataPath, { headers: explainHeaders })
+    ).json()) as Explained
+    const res = await h.get(`/explain${dataPath}`)
+    expect(res.status).toBe(200)
+    const byPrefix = (await res.json()) as Explained
+    expect(byPrefix.explain.nerdgraph).toEqual(byHeader.explain.nerdgraph)
+    expect(byPrefix.explain.request.path).toBe(`/v2/applications/${appId}/metrics/data.json`)
+  })
+
+  it('never puts the key in the plan, and gives a curl line with $NEW_RELIC_USER_KEY', async () => {
+    const h = harness()
+    const text = await (await h.get(dataPath, { headers: explainHeaders })).text()
+    expect(text).not.toContain(DEMO_KEYS.all)
+    const { explain } = JSON.parse(text) as Explained
+    const curl = explain.nerdgraph[0]!.curl!
+    expect(curl).toContain('-H "API-Key: $NEW_RELIC_USER_KEY"')
+    expect(curl).toContain("'http://simulator.test/graphql'")
+    // The body in the curl line is the document and variables, shell-quoted.
+    const body = /--data-binary '((?:[^']|'\\'')*)'$/.exec(curl)![1]!.replace(/'\\''/g, "'")
+    expect(JSON.parse(body)).toEqual({
+      query: explain.nerdgraph[0]!.document,
+      variables: explain.nerdgraph[0]!.variables,
+    })
+  })
+
+  it('sends nothing at all when the account is pinned', async () => {
+    const h = harness()
+    const res = await h.get(dataPath, { headers: { ...explainHeaders, 'X-Account-Id': '1' } })
+    const { explain } = (await res.json()) as Explained
+    expect(explain.lookups).toEqual([])
+    expect(explain.nerdgraph[0]!.variables['accountId']).toBe(1)
+    expect(h.sim.stats().graphqlRequests).toBe(0)
+  })
+
+  it('explains a list call even when its answer is cached', async () => {
+    const h = harness()
+    expect((await h.get('/v2/applications.json')).status).toBe(200)
+    const res = await h.get('/v2/applications.json', { headers: explainHeaders })
+    const { explain } = (await res.json()) as Explained
+    expect(explain.lookups.map((l) => l.operation)).toEqual(['Accounts'])
+    expect(explain.nerdgraph.map((n) => n.operation)).toEqual(['ListApplications'])
+    expect(explain.fields['applications[].name']).toBe('entity.name')
+  })
+
+  it('lets the host lookup through for host metric data and explains the metric query', async () => {
+    const h = harness()
+    const hosts = (await (await h.get(`/v2/applications/${appId}/hosts.json`)).json()) as {
+      application_hosts: { id: number; host: string }[]
+    }
+    const host = hosts.application_hosts[0]!
+    const path = `/v2/applications/${appId}/hosts/${host.id}/metrics/data.json?names[]=HttpDispatcher&${window}`
+    const { explain } = (await (await h.get(path, { headers: explainHeaders })).json()) as Explained
+    expect(explain.nerdgraph[0]!.nrql[0]).toContain(`host = '${host.host}'`)
+  })
+
+  it('answers v2 errors as usual: unknown application, missing key', async () => {
+    const h = harness()
+    const missing = await h.get('/v2/applications/1/metrics/data.json?names[]=Apdex', {
+      headers: explainHeaders,
+    })
+    expect(missing.status).toBe(404)
+    expect(await missing.json()).toEqual({
+      error: { title: 'No Application found with the given ID' },
+    })
+    const noKey = await h.get(dataPath, { key: null, headers: explainHeaders })
+    expect(noKey.status).toBe(401)
+  })
+
+  it('answers an XML path in JSON', async () => {
+    const h = harness()
+    const res = await h.get(`/explain/v2/applications/${appId}.xml`)
+    expect(res.status).toBe(200)
+    const { explain } = (await res.json()) as Explained
+    expect(explain.nerdgraph.map((n) => n.operation)).toEqual(['ShowApplication'])
+  })
+})
