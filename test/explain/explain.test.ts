@@ -43,14 +43,13 @@ describe('explain mode', () => {
     expect(explain.nerdgraph).toHaveLength(1)
     const [planned] = explain.nerdgraph
     expect(planned!.operation).toBe('MetricData')
-    expect(planned!.nrql).toHaveLength(1)
     expect(planned!.variables['q0']).toBe(planned!.nrql[0])
     expect(planned!.nrql[0]).toMatch(/^SELECT .* FROM Metric WHERE .*FACET metricTimesliceName/)
     expect(explain.fields['metric_data.metrics[].name']).toBe('FACET metricTimesliceName')
 
     const real = await h.get(dataPath)
     expect(real.status).toBe(200)
-    expect(h.sim.stats().queries).toEqual(planned!.nrql)
+    expect([...h.sim.stats().queries].sort()).toEqual([...planned!.nrql].sort())
   })
 
   it('answers the same plan under the /explain/v2/ prefix', async () => {
