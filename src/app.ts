@@ -18,6 +18,7 @@ import type { OperationRow } from '../mappings/operations'
 import { operationRouter, untranslatedAnswer } from './operations'
 import { httpsOnly } from './https'
 import { urlOf } from './request-url'
+import { healthRoutes } from './health'
 import { describeFailure, logMethod, logPath, type RequestLog } from './request-log'
 import type { RetryClock } from './retry'
 import { createUpstreamLimits, type LimitSettings } from './upstream-limits'
@@ -82,6 +83,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     return upstream
   }
 
+  app.route('/', healthRoutes(options.config))
   app.use(async (c, next) => {
     const started = Date.now()
     c.set('stats', { upstreamRequests: 0, upstreamMs: 0 })

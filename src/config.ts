@@ -38,6 +38,7 @@ const RawConfig = z.object({
   ACCOUNT_ID: z.optional(integer(1, 9_999_999_999)),
   UPSTREAM_TIMEOUT_MS: z._default(integer(100, 120_000), 30_000),
   ALLOW_HTTP: z._default(bool, false),
+  SHUTDOWN_GRACE_MS: z._default(integer(0, 600_000), 8_000),
 })
 
 const ConfigSchema = z.pipe(
@@ -50,6 +51,7 @@ const ConfigSchema = z.pipe(
     accountId: c.ACCOUNT_ID,
     upstreamTimeoutMs: c.UPSTREAM_TIMEOUT_MS,
     allowHttp: c.ALLOW_HTTP,
+    shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
   }))
 )
 

@@ -3,16 +3,18 @@
  * Node entry: the only module that reads `process.env`. Validates settings, then serves the app.
  */
 import { serve } from '@hono/node-server'
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, Server } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { createApp, type AppOptions } from './app'
 import { ConfigError, parseConfig, type Config } from './config'
 import { nodeFingerprint } from './node-fingerprint'
 import { consoleLog, type RequestLog } from './request-log'
+import { drainOnSignals } from './shutdown'
 
 export interface NodeServer {
   url: string
   close(): Promise<void>
+  http: Server
 }
 
 /** Starts v2bridge on `config.host:config.port`; resolves once it listens. Request lines go to
@@ -46,6 +48,7 @@ export function startServer(
         resolve({
           url: `http://${config.host}:${info.port}`,
           close: () => new Promise((done) => server.close(() => done())),
+          http: server as Server,
         })
     )
     server.once('error', reject)
@@ -110,6 +113,7 @@ if (isMain) {
   try {
     const config = parseConfig(process.env)
     const server = await startServer(config)
+    void drainOnSignals(server.http, { graceMs: config.shutdownGraceMs })
     console.log(`v2bridge on ${server.url}/v2 → ${config.nerdgraphUrl}`)
   } catch (err) {
     if (err instanceof ConfigError) {

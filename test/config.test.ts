@@ -11,6 +11,7 @@ describe('parseConfig', () => {
       accountId: undefined,
       upstreamTimeoutMs: 30000,
       allowHttp: false,
+      shutdownGraceMs: 8000,
     })
   })
 

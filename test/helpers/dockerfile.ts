@@ -1,0 +1,111 @@
+/**
+ * Runs a Dockerfile's steps without Docker (no engine runs here): each stage gets a directory as its
+ * filesystem root; COPY copies from the build context (minus .dockerignore) or an earlier stage, RUN
+ * runs through `sh -c` in the stage's WORKDIR with its ENV. Only the instructions v2bridge's
+ * Dockerfile uses are understood; any other fails loudly.
+ */
+import { execFileSync } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { dirname, join, posix, relative } from 'node:path'
+
+export interface Stage {
+  name: string
+  from: string
+  root: string
+  workdir: string
+  env: Record<string, string>
+  user?: string
+  healthcheck?: string[]
+  cmd?: string[]
+  expose: string[]
+}
+
+/** Instructions with `\` continuations joined; comments and blank lines dropped. */
+export function instructions(text: string): [string, string][] {
+  return text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => {
+      const [, op, rest] = /^(\S+)\s+(.*)$/.exec(l)!
+      return [op!.toUpperCase(), rest!]
+    })
+}
+
+/** A .dockerignore pattern as a test on context-relative paths (`**`, `*`, prefixes). */
+function ignoreTest(context: string): (path: string) => boolean {
+  const file = join(context, '.dockerignore')
+  const patterns = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#'))
+        .map((p) => {
+          const body = p
+            .replace(/^\/+/, '')
+            .split('**/')
+            .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'))
+            .join('(?:.*/)?')
+          return new RegExp(`^${body}(?:/.*)?$`)
+        })
+    : []
+  return (path) => patterns.some((p) => p.test(path))
+}
+
+export function runDockerfile(context: string, work: string, dockerfile = 'Dockerfile'): Stage[] {
+  const ignored = ignoreTest(context)
+  const stages: Stage[] = []
+  const at = (s: Stage, path: string) => join(s.root, posix.resolve(s.workdir, path))
+  for (const [op, args] of instructions(readFileSync(join(context, dockerfile), 'utf8'))) {
+    const stage = stages.at(-1)!
+    if (op === 'FROM') {
+      const [from, , name] = args.split(/\s+/)
+      const root = join(work, `stage-${stages.length}`)
+      mkdirSync(root, { recursive: true })
+      stages.push({
+        name: name ?? String(stages.length),
+        from: from!,
+        root,
+        workdir: '/',
+        env: {},
+        expose: [],
+      })
+    } else if (op === 'WORKDIR') {
+      stage.workdir = posix.resolve(stage.workdir, args)
+      mkdirSync(at(stage, '.'), { recursive: true })
+    } else if (op === 'COPY') {
+      const words = args.split(/\s+/)
+      const from = words[0]!.startsWith('--from=') ? words.shift()!.slice(7) : undefined
+      const dest = words.pop()!
+      const source = from ? stages.find((s) => s.name === from) : undefined
+      for (const src of words) {
+        const origin = source ? at(source, src) : join(context, src)
+        const target =
+          dest.endsWith('/') || words.length > 1
+            ? join(at(stage, dest), posix.basename(src))
+            : at(stage, dest)
+        mkdirSync(dirname(target), { recursive: true })
+        cpSync(origin, target, {
+          recursive: true,
+          filter: (p) => source !== undefined || !ignored(relative(context, p)),
+        })
+      }
+    } else if (op === 'RUN') {
+      execFileSync('sh', ['-c', args], {
+        cwd: at(stage, '.'),
+        env: { ...process.env, ...stage.env, npm_config_prefer_offline: 'true' },
+        stdio: 'pipe',
+      })
+    } else if (op === 'ENV') {
+      for (const [, k, v] of args.matchAll(/(\w+)=("[^"]*"|\S+)/g))
+        stage.env[k!] = v!.replace(/^"|"$/g, '')
+    } else if (op === 'USER') stage.user = args
+    else if (op === 'EXPOSE') stage.expose.push(...args.split(/\s+/))
+    else if (op === 'HEALTHCHECK')
+      stage.healthcheck = JSON.parse(args.replace(/^.*?CMD\s+/, '')) as string[]
+    else if (op === 'CMD') stage.cmd = JSON.parse(args) as string[]
+    else throw new Error(`runDockerfile does not understand ${op}`)
+  }
+  return stages
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DEMO_KEYS } from '../src/simulator'
+import { startChild, type ChildServer } from './helpers/child-server'
+
+// The simulator runs in its own process too: its CPU work must not delay this client's requests.
+let sim: ChildServer
+
+beforeAll(async () => {
+  sim = await startChild(
+    [process.execPath, '--import', 'tsx', 'src/simulator/serve.ts'],
+    { SIM_PORT: '0' },
+    { ready: /simulator on (http:\/\/\S+?)\/graphql/ }
+  )
+})
+afterAll(async () => {
+  sim.child.kill('SIGTERM')
+  await sim.exited
+})
+
+const setFaults = (faults: object) =>
+  fetch(`${sim.url}/_sim/faults`, { method: 'POST', body: JSON.stringify(faults) })
+
+function start(env: Record<string, string> = {}): Promise<ChildServer> {
+  return startChild([process.execPath, '--import', 'tsx', 'src/node.ts'], {
+    PORT: '0',
+    NERDGRAPH_URL: `${sim.url}/graphql`,
+    ALLOW_HTTP: 'true',
+    ...env,
+  })
+}
+
+/** `n` different application lists (no coalescing), each waiting on the slowed simulator. */
+function load(url: string, n: number) {
+  return Array.from({ length: n }, (_, i) =>
+    fetch(`${url}/v2/applications.json?filter[name]=shutdown-${i}`, {
+      headers: { 'X-Api-Key': DEMO_KEYS.all },
+    }).then(
+      async (res) => ({ status: res.status, body: (await res.json()) as { applications?: [] } }),
+      (err: Error) => ({
+        status: 0,
+        body: { error: String(err.cause ?? err) } as { applications?: []; error?: string },
+      })
+    )
+  )
+}
+
+async function graphqlRequests(): Promise<number> {
+  const res = await fetch(`${sim.url}/_sim/stats`)
+  return ((await res.json()) as { graphqlRequests: number }).graphqlRequests
+}
+
+async function until(condition: () => Promise<boolean>, ms = 10_000) {
+  const end = Date.now() + ms
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error('condition not met in time')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+describe('the Node server on SIGTERM', () => {
+  it('answers every request in flight, refuses new connections, and exits 0', async () => {
+    await setFaults({ latencyMs: 200 })
+    try {
+      const server = await start({ SHUTDOWN_GRACE_MS: '60000' })
+      const before = await graphqlRequests()
+      const answers = load(server.url, 8)
+      await until(async () => (await graphqlRequests()) > before)
+      server.child.kill('SIGTERM')
+      await until(async () => server.stderr().includes('SIGTERM'))
+      const late = await fetch(`${server.url}/healthz`).then(
+        (r) => r.status,
+        (err: Error) => (err.cause as { code?: string }).code
+      )
+      const results = await Promise.all(answers)
+      expect(results.map((r) => r.status)).toEqual(Array(8).fill(200))
+      expect(results.every((r) => Array.isArray(r.body.applications))).toBe(true)
+      expect(late).toBe('ECONNREFUSED')
+      expect(await server.exited).toBe(0)
+      expect(server.stderr()).toContain('v2bridge: stopped')
+    } finally {
+      await setFaults({})
+    }
+  })
+
+  it('cuts what is still running after SHUTDOWN_GRACE_MS and exits 1', async () => {
+    await setFaults({ latencyMs: 5_000 })
+    try {
+      const server = await start({ SHUTDOWN_GRACE_MS: '300' })
+      const before = await graphqlRequests()
+      const answers = load(server.url, 2)
+      await until(async () => (await graphqlRequests()) > before)
+      const signalled = Date.now()
+      server.child.kill('SIGINT')
+      expect(await server.exited).toBe(1)
+      expect(Date.now() - signalled).toBeLessThan(3_000)
+      expect((await Promise.all(answers)).map((r) => r.status)).toEqual([0, 0])
+      expect(server.stderr()).toContain('grace period over')
+    } finally {
+      await setFaults({})
+    }
+  })
+})
