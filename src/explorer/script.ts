@@ -146,13 +146,22 @@ export const explorerScript = String.raw`'use strict';
     $('curl').textContent = curlOf(method, url, body);
   }
 
+  function explained(text) {
+    var plan;
+    try { plan = JSON.parse(text).explain; } catch (e) { return text; }
+    var queries = [];
+    (plan.nerdgraph || []).forEach(function (sent) { queries = queries.concat(sent.nrql || []); });
+    var head = queries.length ? 'NRQL:\n' + queries.join('\n') + '\n\n' : '';
+    return head + JSON.stringify(plan, null, 2);
+  }
+
   function explain(method, url, body) {
     var pane = $('explain');
     if (!state.op || state.op.answer !== 'served') { pane.textContent = 'Not translated by v2bridge: nothing to explain.'; return; }
     var headers = { 'X-Api-Key': state.key, 'X-V2bridge-Explain': '1' };
     if (body) headers['Content-Type'] = 'application/json';
     fetch(url.replace(/\.xml(\?|$)/, '.json$1'), { method: method, headers: headers, body: body || undefined })
-      .then(function (res) { return res.text().then(function (t) { pane.textContent = res.ok ? pretty(t, 'json') : 'Explain answered ' + res.status + ': ' + t; }); })
+      .then(function (res) { return res.text().then(function (t) { pane.textContent = res.ok ? explained(t) : 'Explain answered ' + res.status + ': ' + t; }); })
       .catch(function (e) { pane.textContent = 'Explain failed: ' + e.message; });
   }
 

@@ -117,7 +117,7 @@ describe.skipIf(!chromium)('the explorer page in Chromium', () => {
     expect(second.applications[0]!.id).not.toBe(first.applications[0]!.id)
   })
 
-  it('runs a metric-data call with names and values, then in XML', async () => {
+  it('runs a metric-data call with names and values and explains it, then in XML', async () => {
     await pick('GET', '/v2/applications/{application_id}/metrics/data')
     await page.type('[name="path:application_id"]', '9045822')
     await page.type('[name="query:names[]"]', 'HttpDispatcher')
@@ -133,6 +133,8 @@ describe.skipIf(!chromium)('the explorer page in Chromium', () => {
       expect.arrayContaining(['call_count', 'average_response_time'])
     )
     await page.waitForFunction(() => (document.getElementById('explain')?.textContent ?? '') !== '')
+    expect(await text('#explain')).toMatch(/^NRQL:\n.*FROM Metric.*'HttpDispatcher'/)
+    expect(await text('#explain')).not.toContain(DEMO_KEYS.all)
     mkdirSync(artifacts, { recursive: true })
     await page.$eval('#response', (e) => e.scrollIntoView())
     await page.screenshot({ path: `${artifacts}explorer.png` })
