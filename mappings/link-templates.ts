@@ -28,3 +28,8 @@ export const applicationInstanceLinkTemplates = {
   'application_instance.application_host': '/v2/application/{application_id}/hosts/{instance_id}', // sic, AMB
   'application_instance.server': '/v2/servers/{server_id}',
 } as const
+
+/** contract §2.8, D-deploy verbatim. */
+export const deploymentLinkTemplates = {
+  'deployment.agent': '/v2/applications/{application_id}',
+} as const

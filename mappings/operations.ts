@@ -47,6 +47,7 @@ const usagesGone =
 
 const entity = ['actor.entitySearch', 'actor.entity', 'actor.account.nrql'] as const
 const nrql = ['actor.account.nrql'] as const
+const deployments = ['actor.entity.deploymentSearch'] as const
 
 /** One row per v2 operation; order follows the explorer's resources. */
 // prettier-ignore
@@ -69,8 +70,8 @@ export const operations = [
   { method: 'GET', path: '/v2/applications/{application_id}/instances/{instance_id}/metrics', resource: 'application_instances', summary: 'Instance metric names', answer: 'served', nerdgraph: nrql, postReads: true },
   { method: 'GET', path: '/v2/applications/{application_id}/instances/{instance_id}/metrics/data', resource: 'application_instances', summary: 'Instance metric data', answer: 'served', nerdgraph: nrql, postReads: true },
   // application_deployments
-  { method: 'GET', path: '/v2/applications/{application_id}/deployments', resource: 'application_deployments', summary: 'List deployments', answer: 'unsupported' },
-  { method: 'POST', path: '/v2/applications/{application_id}/deployments', resource: 'application_deployments', summary: 'Create deployment', answer: 'unsupported' },
+  { method: 'GET', path: '/v2/applications/{application_id}/deployments', resource: 'application_deployments', summary: 'List deployments', answer: 'served', nerdgraph: deployments },
+  { method: 'POST', path: '/v2/applications/{application_id}/deployments', resource: 'application_deployments', summary: 'Create deployment', answer: 'served', nerdgraph: ['changeTrackingCreateDeployment'] },
   { method: 'DELETE', path: '/v2/applications/{application_id}/deployments/{id}', resource: 'application_deployments', summary: 'Delete deployment', answer: 'unsupported' },
   { method: 'POST', path: '/deployments', resource: 'application_deployments', summary: 'Record deployment (legacy API v0)', answer: 'unsupported', source: 'New Relic docs "Legacy deployments API v0"; newrelic_api README' },
   // key_transactions

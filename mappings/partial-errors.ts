@@ -25,6 +25,8 @@ export const partialErrorPolicies = {
   AccountInsights: 'fail', // as ListApplications: a failed alias would hide hosts of an account
   ApplicationCursor: 'fail', // a failed cursor walk must not look like the end of the list
   MetricData: 'fail', // a failed alias would turn found metrics into metrics_not_found
+  ListDeployments: 'fail', // a failed search would look like an application without deployments
+  CreateDeployment: 'tolerate', // the route answers a refused mutation as v2 does (404 or 422)
 } as const satisfies Record<string, PartialErrorPolicy>
 
 export const defaultPartialErrorPolicy: PartialErrorPolicy = 'fail'

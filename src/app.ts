@@ -27,6 +27,7 @@ import { metrics } from './routes/metrics'
 import { hosts } from './routes/hosts'
 import { explorer } from './routes/explorer'
 import { explainMode, withExplainPrefix } from './explain'
+import { deployments } from './routes/deployments'
 
 export interface AppOptions {
   /** Fixed configuration (Node entry, tests); otherwise read from Worker bindings. */
@@ -129,7 +130,8 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     if (untranslated) throw untranslated
 
     const params = new V2Params(url.searchParams)
-    for (const pair of await bodyParams(c.req.raw, c.env)) params.add(...pair)
+    const limit = row.method === 'GET' ? bodyLimits.read : bodyLimits.write
+    for (const pair of await bodyParams(c.req.raw, c.env, limit)) params.add(...pair)
     c.set('params', params)
 
     const { config, stats } = { config: c.get('config'), stats: c.get('stats') }
@@ -153,6 +155,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.route('/v2', applications)
   app.route('/v2', metrics)
   app.route('/v2', hosts)
+  app.route('/v2', deployments)
   app.route('/', explorer)
 
   app.notFound((c) => {
@@ -185,8 +188,12 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
 
 /** Parameters carried in the body (contract §1.3): form or JSON, also on GET via the Node entry,
  * whose `getBody` hands over the socket's body (fetch's Request cannot carry one on GET). */
-async function bodyParams(req: Request, env: Bindings | undefined): Promise<[string, string][]> {
+async function bodyParams(
+  req: Request,
+  env: Bindings | undefined,
+  limit: number
+): Promise<[string, string][]> {
   const stream = req.method === 'GET' || req.method === 'HEAD' ? env?.getBody?.() : req.body
-  const text = await readCapped(stream, bodyLimits.read, req.headers.get('content-length'))
+  const text = await readCapped(stream, limit, req.headers.get('content-length'))
   return paramsFromBody(text, req.headers.get('content-type') ?? undefined)
 }

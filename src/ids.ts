@@ -34,9 +34,23 @@ export function mintIds(
   appId: number,
   members: readonly string[]
 ): Map<string, number> {
+  return mintInOrder(kind, appId, [...new Set(members)].sort())
+}
+
+/**
+ * As mintIds, members taken in the given order: an earlier member keeps its ID when a later one
+ * collides with it. Deployments pass theirs oldest first, so a new deployment never renumbers an
+ * older one.
+ */
+export function mintInOrder(
+  kind: 'host' | 'instance' | 'deployment',
+  appId: number,
+  members: readonly string[]
+): Map<string, number> {
   const out = new Map<string, number>()
   const used = new Set<number>()
-  for (const member of [...new Set(members)].sort()) {
+  for (const member of members) {
+    if (out.has(member)) continue
     let salt = 0
     let id = candidate([kind, appId, member], salt)
     while (used.has(id)) id = candidate([kind, appId, member], ++salt)

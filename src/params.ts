@@ -6,6 +6,7 @@
  */
 import { jsonDepth, maxJsonDepth } from './body'
 import { V2Error } from './errors'
+import { xmlBody } from './xml-body'
 
 /** 400 titles of bodies that cannot be read as parameters (contract §1.7 proposal: 400 only for
  * unparsable bodies). */
@@ -76,7 +77,7 @@ export function pageParam(params: V2Params): number {
   return Math.max(1, Number(raw))
 }
 
-/** Reads the body of a request as parameters: form-encoded or a JSON object. */
+/** Reads the body of a request as parameters: form-encoded, a JSON object or XML (src/xml-body.ts). */
 export function paramsFromBody(text: string, contentType: string | undefined): [string, string][] {
   if (text.trim() === '') return []
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
@@ -93,6 +94,9 @@ export function paramsFromBody(text: string, contentType: string | undefined): [
       throw new V2Error(400, bodyTitles.notObject)
     }
     return flattenJson(parsed as Record<string, unknown>)
+  }
+  if (/^(application|text)\/xml$/.test(type) || (type === '' && /^\s*</.test(text))) {
+    return flattenJson(xmlBody(text))
   }
   return [...new URLSearchParams(text)]
 }

@@ -12,6 +12,7 @@ import {
   showApplicationDocument,
 } from '../src/applications/documents'
 import { listDocuments } from '../src/applications/list'
+import { createDeploymentDocument, listDeploymentsDocument } from '../src/deployments/documents'
 import { metricDataDocument, metricNamesDocument } from '../src/metrics/documents'
 import { nrqlDocument } from '../src/nrql-document'
 import { resolveDocuments } from '../src/resolve'
@@ -34,6 +35,8 @@ export const sentDocuments: Record<string, string> = {
   metricData1Known: metricDataDocument(1, true),
   metricData3Known: metricDataDocument(3, true),
   metricNames: metricNamesDocument,
+  listDeployments: listDeploymentsDocument,
+  createDeployment: createDeploymentDocument,
 }
 
 function errorsOf(schema: GraphQLSchema, doc: string): string[] {

@@ -38,6 +38,7 @@ export function adminRoutes({ dataset, stats, faults }: SimulatorServices): Hono
   admin.post('/reset', (c) => {
     stats.reset()
     faults.clear()
+    dataset.reset()
     return c.json({ ok: true })
   })
   admin.get('/faults', (c) => c.json({ faults: faults.current() }))

@@ -1,6 +1,7 @@
 /** @module simulator/dataset — the deterministic synthetic dataset and its ground-truth accessors. */
 import { apmGuid, buildApplication, type BuildContext } from './applications'
 import { ACCOUNTS, SHOWCASE, STAGING_APPS } from './catalog'
+import { createDeploymentStore, type DeploymentStore } from './deployment-store'
 import { fleet } from './fleet'
 import { createMetricStore, dataWindow } from './metric-store'
 import type { Account, Application, Instance } from './model'
@@ -37,6 +38,20 @@ export interface Dataset {
   /** Minutes with data: [start, end), end = floor_minute(now). */
   window(): { start: number; end: number }
   now(): number
+  /** Change-tracking deployments: a seeded history plus those created since the last reset. */
+  readonly deployments: DeploymentStore
+  /** agentApplicationSettingsUpdate: the entity shows the new values; timeslices keep theirs. */
+  updateApplication(appId: number, changes: ApplicationChanges): void
+  /** agentApplicationDelete: the app leaves search, entity lookups and NRQL. */
+  deleteApplication(appId: number): void
+  /** Undoes every write (POST /_sim/reset): seeded deployments, original settings, no deletions. */
+  reset(): void
+}
+
+/** What a settings update may change on an application. */
+export interface ApplicationChanges {
+  name?: string
+  apdexT?: number
 }
 
 /** Decodes an APM GUID in either base64 alphabet, padded or not; null when it is not one. */
@@ -59,19 +74,32 @@ export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now)
     instanceIds: new Set(),
   }
   const specs = [...SHOWCASE, ...fleet(seed), ...STAGING_APPS]
-  const all = specs.map((spec) => buildApplication(spec, ctx))
-  const byId = new Map(all.map((app) => [app.id, app]))
-  if (byId.size !== all.length) throw new Error('duplicate application id in the catalog')
-  const byAccount = new Map(
-    ACCOUNTS.map((a) => [a.id, all.filter((app) => app.accountId === a.id)])
-  )
+  const base = specs.map((spec) => buildApplication(spec, ctx))
+  const original = new Map(base.map((app) => [app.id, app]))
+  if (original.size !== base.length) throw new Error('duplicate application id in the catalog')
+  let byId = new Map(original)
+  const group = (apps: Iterable<Application>) => {
+    const list = [...apps]
+    return new Map(ACCOUNTS.map((a) => [a.id, list.filter((app) => app.accountId === a.id)]))
+  }
+  let byAccount = group(byId.values())
   const appsOf = (accountId: number) => byAccount.get(accountId) ?? []
-  const store = createMetricStore(appsOf, now)
+  // Timeslices come from the original apps (a new apdex T does not rewrite history).
+  const store = createMetricStore(
+    (accountId) => appsOf(accountId).map((app) => original.get(app.id)!),
+    now
+  )
+  const showcase = SHOWCASE.map((spec) => original.get(spec.id)!)
+  const deployments = createDeploymentStore(showcase, seed, ctx.anchor)
+  const replace = (next: Map<number, Application>) => {
+    byId = next
+    byAccount = group(byId.values())
+  }
 
   return {
     seed,
     accounts: ACCOUNTS,
-    applications: (accountId) => (accountId === undefined ? all : appsOf(accountId)),
+    applications: (accountId) => (accountId === undefined ? [...byId.values()] : appsOf(accountId)),
     application: (appId) => byId.get(appId),
     applicationByGuid(guid) {
       const ids = decodeGuid(guid)
@@ -102,5 +130,24 @@ export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now)
     store,
     window: () => dataWindow(now()),
     now,
+    deployments,
+    updateApplication(appId, changes) {
+      const app = byId.get(appId)
+      if (!app) return
+      const props = Object.fromEntries(
+        Object.entries(changes).map(([k, value]) => [k, { value, enumerable: true }])
+      )
+      // The prototype keeps every other field, getters included.
+      replace(
+        new Map([...byId].map(([id, a]) => [id, id === appId ? Object.create(app, props) : a]))
+      )
+    },
+    deleteApplication(appId) {
+      replace(new Map([...byId].filter(([id]) => id !== appId)))
+    },
+    reset() {
+      replace(new Map(original))
+      deployments.reset()
+    },
   }
 }

@@ -1,6 +1,7 @@
 /** @module simulator/entities — ApmApplicationEntity / ApmApplicationEntityOutline values for graphql-js. */
 import { GraphQLError } from 'graphql'
 import type { Dataset } from './dataset'
+import { deploymentFields } from './deployments'
 import type { Application, Instance } from './model'
 import { apmSummary, browserSummary } from './summary'
 
@@ -85,6 +86,7 @@ export function entityValue(dataset: Dataset, app: Application, typename: Entity
       originalName: app.name,
       apmConfig: { apdexTarget: app.apdexT, useServerSideConfig: app.language === 'java' },
     },
+    ...deploymentFields(dataset, app),
     runningAgentVersions: { minVersion: app.agentVersions.min, maxVersion: app.agentVersions.max },
     applicationInstances: (args: InstancesArgs) => instancesIn(app, args),
     applicationInstancesV2: ({ cursor }: { cursor?: string | null }) => {

@@ -32,7 +32,7 @@ export interface Simulator {
   /** Ground truth for tests. */
   dataset: Dataset
   stats(): SimStats
-  /** Clears stats and faults. */
+  /** Clears stats and faults and undoes every write (mutations). */
   reset(): void
 }
 
@@ -49,6 +49,7 @@ export function createSimulator(opts: SimulatorOptions = {}): Simulator {
     reset() {
       stats.reset()
       faults.clear()
+      dataset.reset()
     },
   }
 }

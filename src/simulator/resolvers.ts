@@ -1,6 +1,7 @@
 /** @module simulator/resolvers — the root value graphql-js executes SCHEMA_SDL against. */
 import { GraphQLError } from 'graphql'
 import type { Dataset } from './dataset'
+import { deploymentMutations } from './deployments'
 import { entityValue } from './entities'
 import type { Principal } from './keys'
 import { runNrql } from './nrql'
@@ -75,6 +76,7 @@ const actor = {
 
 /** Root value: graphql-js calls function-valued fields with (args, context, info). */
 export const rootValue = {
+  ...deploymentMutations,
   actor: () => actor,
   requestContext: (_: unknown, ctx: GraphContext) => ({
     userId: String(ctx.principal.user.id),

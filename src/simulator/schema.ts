@@ -1,4 +1,5 @@
 /** @module simulator/schema — the NerdGraph SDL subset the simulator executes (names and types from the April 2025 schema). */
+import { DEPLOYMENTS_SDL } from './schema-deployments'
 
 /**
  * Every type, field, argument and enum value here exists with the same type in
@@ -8,6 +9,7 @@
 export const SCHEMA_SDL = /* GraphQL */ `
   schema {
     query: RootQueryType
+    mutation: RootMutationType
   }
 
   scalar EntityGuid
@@ -320,4 +322,5 @@ export const SCHEMA_SDL = /* GraphQL */ `
     applicationInstances: [AgentEnvironmentApplicationInstance!]
     nextCursor: String
   }
+  ${DEPLOYMENTS_SDL}
 `

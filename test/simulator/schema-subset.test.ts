@@ -107,6 +107,7 @@ describe('simulator schema', () => {
   it('declares only types, fields, arguments and enum values NerdGraph has', () => {
     const real = realSchema()
     expect(mine.getQueryType()?.name).toBe(real.getQueryType()?.name)
+    expect(mine.getMutationType()?.name).toBe(real.getMutationType()?.name)
     const problems = ownTypes().flatMap((type) => compareType(type, real))
     expect(problems).toEqual([])
   })

@@ -1,0 +1,51 @@
+/**
+ * @module deployments/create
+ * `POST /v2/applications/{id}/deployments`: one `changeTrackingCreateDeployment` once the account is
+ * known, answered 201 (contract §2.8; NR's python agent and Jenkins plugin require exactly 201).
+ */
+import type { Context } from 'hono'
+import type { Env } from '../env'
+import { V2Error, titles } from '../errors'
+import type { GraphQLErrorLike } from '../nerdgraph'
+import { pathId, resolveApplication, type ResolvedApplication } from '../resolve'
+import { errorClassOf, graphqlFault } from '../upstream-fault'
+import { createDeploymentDocument, type CreateDeploymentData } from './documents'
+import { deploymentInput, deploymentTitles, parseDeployment, type V2Deployment } from './plan'
+import { deploymentBody, deploymentIds, toV2Deployment } from './reshape'
+
+/** Records one deployment; the v2 record and the application it was recorded for. */
+export async function recordDeployment(
+  c: Context<Env>,
+  app: ResolvedApplication,
+  deployment: V2Deployment
+) {
+  const { data, errors } = await c
+    .get('nerdgraph')
+    .query<CreateDeploymentData>(createDeploymentDocument, {
+      deployment: deploymentInput(app.guid, deployment),
+    })
+  const created = data.changeTrackingCreateDeployment
+  if (!created) throw refusal(errors)
+  return toV2Deployment(created, deploymentIds(app.appId, [created])(created), app.appId)
+}
+
+/** A refused mutation: an entity NerdGraph does not know (or the key may not see) is v2's 404;
+ * invalid input is a validation error; anything else (a timeout…) as every call answers it.
+ * NerdGraph's text is not repeated. */
+function refusal(errors: readonly GraphQLErrorLike[]): Error {
+  const classes = errors.map(errorClassOf)
+  if (classes.some((k) => k === 'NOT_FOUND' || k === 'FORBIDDEN')) {
+    return new V2Error(404, titles.noApplication)
+  }
+  if (classes.some((k) => k !== '' && k !== 'INVALID_INPUT')) return graphqlFault(errors).error
+  return new V2Error(422, deploymentTitles.invalid, {
+    messages: ['NerdGraph change tracking refused the deployment'],
+  })
+}
+
+export async function createDeployment(c: Context<Env>) {
+  const appId = pathId(c.req.param('id'), titles.noApplication)
+  const deployment = parseDeployment(c.get('params'), Date.now())
+  const app = await resolveApplication(c, appId)
+  return deploymentBody(await recordDeployment(c, app, deployment))
+}
