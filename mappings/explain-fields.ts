@@ -86,6 +86,17 @@ const metricData = {
     'the NRQL of each value type over newrelic.timeslice.value (mappings/value-types.ts), or a formula of its inputs',
 } as const satisfies FieldRows
 
+/** A deployment record (src/deployments/reshape.ts). */
+const deployment = {
+  id: 'minted from deploymentSearch.results[].deploymentId (a UUID; src/ids.ts)',
+  revision: 'version',
+  changelog: 'changelog (null when absent)',
+  description: 'description (null when absent)',
+  user: 'user (null when absent)',
+  timestamp: 'timestamp (epoch ms → +00:00)',
+  'links.application': 'the path application ID',
+} as const satisfies FieldRows
+
 /** Rows keyed by the operation's method and path (mappings/operations.ts). */
 export const explainFields: Readonly<Record<string, FieldRows>> = {
   'GET /v2/applications': prefixed('applications[]', application),
@@ -103,6 +114,11 @@ export const explainFields: Readonly<Record<string, FieldRows>> = {
   ),
   'GET /v2/applications/{application_id}/instances/{instance_id}/metrics': metricNames,
   'GET /v2/applications/{application_id}/instances/{instance_id}/metrics/data': metricData,
+  'GET /v2/applications/{application_id}/deployments': prefixed('deployments[]', deployment),
+  'POST /v2/applications/{application_id}/deployments': prefixed('deployment', {
+    ...deployment,
+    id: 'minted from changeTrackingCreateDeployment.deploymentId (src/ids.ts)',
+  }),
 }
 
 /** The key of an operation's row here. */
