@@ -3,26 +3,49 @@
  * Every cache of one app instance, each partitioned by key fingerprint (design.md, Identity).
  * Created once per `createApp`, so two apps (or two tests) never share cached data.
  */
+import type { Refreshes } from './background'
 import { PartitionedCache } from './cache'
 import type { AccountInsights } from './applications/members'
 import type { CursorWalk } from './applications/list'
 import type { ResolvedApplication } from './resolve'
 import type { Topology } from './topology'
 
+const minute = 60 * 1000
+
 export function createCaches() {
   return {
     /** appId → account and GUID; IDs are stable, so an hour. */
-    applications: new PartitionedCache<ResolvedApplication>(60 * 60 * 1000),
+    applications: new PartitionedCache<ResolvedApplication>({
+      freshMs: 60 * minute,
+      maxBytes: 4 * 2 ** 20,
+    }),
     /** the accounts a key sees. */
-    accounts: new PartitionedCache<number[]>(10 * 60 * 1000),
+    accounts: new PartitionedCache<number[]>({ freshMs: 10 * minute, maxBytes: 2 ** 20 }),
     /** entity-search cursors and last page per query (applications/list.ts). */
-    cursors: new PartitionedCache<CursorWalk>(10 * 60 * 1000),
-    /** per account: members and browser figures of every application, for list pages. */
-    insights: new PartitionedCache<AccountInsights>(60 * 1000),
-    /** per scope and filter: metric names; new names come with deployments, so 15 minutes. */
-    metricNames: new PartitionedCache<string[]>(15 * 60 * 1000),
+    cursors: new PartitionedCache<CursorWalk>({ freshMs: 10 * minute, maxBytes: 4 * 2 ** 20 }),
+    /** per account: members and browser figures of every application, for list pages. Fresh for
+     * 5 minutes, past any exporter's scrape interval (mrf/newrelic-exporter and ContaAzul's default to
+     * a minute), then answered while refreshed in the background for 25 more. */
+    insights: new PartitionedCache<AccountInsights>({
+      freshMs: 5 * minute,
+      staleMs: 25 * minute,
+      maxBytes: 16 * 2 ** 20,
+    }),
+    /** per scope and filter: metric names; new names come with deployments, so 15 minutes, then
+     * refreshed in the background for 45 more. */
+    metricNames: new PartitionedCache<string[]>({
+      freshMs: 15 * minute,
+      staleMs: 45 * minute,
+      maxBytes: 16 * 2 ** 20,
+    }),
     /** per application: hosts and instances; hosts come and go slowly. */
-    topologies: new PartitionedCache<Topology>(5 * 60 * 1000),
+    topologies: new PartitionedCache<Topology>({
+      freshMs: 5 * minute,
+      staleMs: 25 * minute,
+      maxBytes: 8 * 2 ** 20,
+    }),
+    /** background refreshes running (src/background.ts). */
+    refreshes: { running: 0 } as Refreshes,
   }
 }
 

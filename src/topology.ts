@@ -6,6 +6,7 @@
  * mints IDs from them (src/ids.ts).
  */
 import type { Context } from 'hono'
+import { cachedOrLoad } from './background'
 import type { Env } from './env'
 import { V2Error } from './errors'
 import { instanceKey, mintIds, resolveId } from './ids'
@@ -96,21 +97,42 @@ export function rememberTopology(c: Context<Env>, appId: number, topology: Topol
   c.get('caches').topologies.set(c.get('keyHash'), String(appId), topology)
 }
 
-export async function appTopology(c: Context<Env>, app: ResolvedApplication): Promise<Topology> {
-  const hit = c.get('caches').topologies.get(c.get('keyHash'), String(app.appId))
-  if (hit) return hit
-  const { data } = await queryApplication<NrqlData>(
-    c,
-    nrqlDocument,
-    {
-      accountId: app.accountId,
-      nrql: membersNrql({ guid: app.guid }, membershipWindow(Date.now())),
-    },
-    { lookup: true }
-  )
-  const topology = topologyFrom(app.appId, (data.actor.account?.nrql?.results ?? []) as MemberRow[])
+/** The application's hosts and instances: cached, a stale copy refreshed in the background
+ * (src/background.ts); `fresh` asks NerdGraph now. */
+export async function appTopology(
+  c: Context<Env>,
+  app: ResolvedApplication,
+  fresh = false
+): Promise<Topology> {
+  const load = async () => {
+    const { data } = await queryApplication<NrqlData>(
+      c,
+      nrqlDocument,
+      {
+        accountId: app.accountId,
+        nrql: membersNrql({ guid: app.guid }, membershipWindow(Date.now())),
+      },
+      { lookup: true }
+    )
+    return topologyFrom(app.appId, (data.actor.account?.nrql?.results ?? []) as MemberRow[])
+  }
+  if (!fresh) return cachedOrLoad(c, c.get('caches').topologies, String(app.appId), load)
+  const topology = await load()
   rememberTopology(c, app.appId, topology)
   return topology
+}
+
+/** The topology that knows `found`: the cached one, or, when it is stale and does not, a fresh one
+ * (a host or instance that started since). */
+async function topologyKnowing(
+  c: Context<Env>,
+  app: ResolvedApplication,
+  found: (t: Topology) => boolean
+): Promise<Topology> {
+  const topology = await appTopology(c, app)
+  if (found(topology)) return topology
+  const fresh = c.get('caches').topologies.get(c.get('keyHash'), String(app.appId)) !== undefined
+  return fresh ? topology : appTopology(c, app, true)
 }
 
 /** v2 host ID → host name (404 in v2 shape when unknown). */
@@ -119,7 +141,8 @@ export async function resolveHost(
   app: ResolvedApplication,
   hostId: number
 ): Promise<string> {
-  const host = resolveId((await appTopology(c, app)).hosts, hostId)
+  const known = (t: Topology) => resolveId(t.hosts, hostId) !== undefined
+  const host = resolveId((await topologyKnowing(c, app, known)).hosts, hostId)
   if (host === undefined) throw new V2Error(404, titlesNotFound.host)
   return host
 }
@@ -130,7 +153,8 @@ export async function resolveInstance(
   app: ResolvedApplication,
   instanceId: number
 ): Promise<{ host: string; instanceName: string }> {
-  const instance = (await appTopology(c, app)).instances.get(instanceId)
+  const known = (t: Topology) => t.instances.has(instanceId)
+  const instance = (await topologyKnowing(c, app, known)).instances.get(instanceId)
   if (!instance) throw new V2Error(404, titlesNotFound.instance)
   return { host: instance.host, instanceName: instance.instanceName }
 }

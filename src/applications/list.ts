@@ -7,6 +7,7 @@
 import { gql } from 'graphql-request'
 import type { Context } from 'hono'
 import type { Env } from '../env'
+import { refreshInBackground } from '../background'
 import { linkHeader } from '../link-header'
 import { pinnedAccount, rememberApplication } from '../resolve'
 import { applicationLinkTemplates } from '../../mappings/link-templates'
@@ -75,7 +76,27 @@ async function allInsights(c: Context<Env>, accounts: number[]) {
       .query<InsightsData>(insightsDocument(missing.length), insightVars(missing))
     storeInsights(c, missing, data)
   }
+  refreshStaleInsights(c, accounts)
   return accounts.map((a) => cachedInsights(c, a)!)
+}
+
+/** Stale insights answer this request; one background request replaces them (src/background.ts),
+ * so a scrape repeated every minute never waits for the account-wide queries. */
+function refreshStaleInsights(c: Context<Env>, accounts: number[]) {
+  const cache = c.get('caches').insights
+  const keyHash = c.get('keyHash')
+  const stale = accounts.filter((a) => cache.startRefresh(keyHash, String(a)))
+  if (stale.length === 0) return
+  const nerdgraph = c.get('nerdgraph')
+  refreshInBackground(
+    c,
+    async () => {
+      const vars = insightVars(stale)
+      const { data } = await nerdgraph.query<InsightsData>(insightsDocument(stale.length), vars)
+      storeInsights(c, stale, data)
+    },
+    () => stale.forEach((a) => cache.refreshFailed(keyHash, String(a)))
+  )
 }
 
 function insightVars(accounts: number[]): Record<string, unknown> {
@@ -163,6 +184,7 @@ export async function listApplications(c: Context<Env>) {
       ...insightVars(missing),
     })
   storeInsights(c, missing, data)
+  refreshStaleInsights(c, accounts)
   const search = data.actor.entitySearch
   const entities = search?.results.entities ?? []
   learn(c, query, cursorWalk(c, query), page, search)

@@ -21,8 +21,10 @@ export interface AccountInsights {
   browser: Map<number, BrowserSummary>
 }
 
+/** The account's insights, fresh or stale (a stale one is refreshed by `refreshStaleInsights` in
+ * src/applications/list.ts, src/cache.ts). */
 export function cachedInsights(c: Context<Env>, accountId: number) {
-  return c.get('caches').insights.get(c.get('keyHash'), String(accountId))
+  return c.get('caches').insights.lookup(c.get('keyHash'), String(accountId))?.value
 }
 
 export function insightsNrql(now: number): { members: string; browser: string } {

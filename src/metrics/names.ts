@@ -4,6 +4,7 @@
  * (key, scope, filter), cached because names are long-lived, then paged 1000 at a time.
  */
 import type { Context } from 'hono'
+import { cachedOrLoad } from '../background'
 import type { Env } from '../env'
 import type { PageLinks } from '../link-header'
 import { queryApplication } from '../resolve'
@@ -25,21 +26,18 @@ export function cachedMetricNames(c: Context<Env>, scope: MetricScope): Set<stri
   return hit ? new Set(hit) : null
 }
 
-/** The scope's metric names matching `filter`, sorted; from the per-key cache when fresh. */
+/** The scope's metric names matching `filter`, sorted; from the per-key cache (a stale list is
+ * refreshed in the background, src/background.ts). */
 export async function listMetricNames(
   c: Context<Env>,
   scope: MetricScope,
   filter: string | undefined
 ): Promise<string[]> {
-  const key = cacheKey(scope, filter)
-  const cache = c.get('caches').metricNames
-  const hit = cache.get(c.get('keyHash'), key)
-  if (hit) return hit
-  const plan = planMetricNames(scope, filter, Date.now())
-  const { data } = await queryApplication<MetricNamesData>(c, plan.document, plan.variables)
-  const names = namesFrom(data, filter)
-  cache.set(c.get('keyHash'), key, names)
-  return names
+  return cachedOrLoad(c, c.get('caches').metricNames, cacheKey(scope, filter), async () => {
+    const plan = planMetricNames(scope, filter, Date.now())
+    const { data } = await queryApplication<MetricNamesData>(c, plan.document, plan.variables)
+    return namesFrom(data, filter)
+  })
 }
 
 /** Pure: the `uniques()` list, re-checked as a plain case-sensitive substring match (the upstream
