@@ -14,7 +14,7 @@ export const rateLimitDocs =
 /** Header name → value, given when the caller may try again (unix seconds) and in how many seconds. */
 export const rateLimitHeaderTable = {
   'X-RateLimit-Limit': () => String(v2RateLimit), // D-429
-  'X-RateLimit-Remaining': () => '0', // D-429
+  'X-RateLimit-Remaining': () => '0', // D-429; src/rate-usage.ts writes the key's real figure
   'X-RateLimit-Reset': (reset: number) => String(reset), // D-429: unix seconds when the period ends
   'X-RateLimit-Docs': () => rateLimitDocs, // D-429
   'NewRelic-OverloadProtection-Reset': (reset: number) => String(reset), // older D-429; MRF panics without it
@@ -32,4 +32,18 @@ export function rateLimitHeaders(
   return Object.fromEntries(
     Object.entries(rateLimitHeaderTable).map(([name, value]) => [name, value(reset, seconds)])
   )
+}
+
+/** The figures of one key's current minute (src/rate-usage.ts): calls left, and the minute's end as
+ * unix seconds in both Reset headers, which must agree (contract §1.8, MRF reads the older one). */
+export function rateLimitUsageHeaders(usage: {
+  remaining: number
+  resetMs: number
+}): Record<string, string> {
+  const reset = String(Math.ceil(usage.resetMs / 1000))
+  return {
+    'X-RateLimit-Remaining': String(usage.remaining),
+    'X-RateLimit-Reset': reset,
+    'NewRelic-OverloadProtection-Reset': reset,
+  }
 }

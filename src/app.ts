@@ -22,6 +22,7 @@ import { healthRoutes } from './health'
 import { describeFailure, logMethod, logPath, type RequestLog } from './request-log'
 import type { RetryClock } from './retry'
 import { createUpstreamLimits, type LimitSettings } from './upstream-limits'
+import { rateUsage } from './rate-usage'
 import { applications } from './routes/applications'
 import { metrics } from './routes/metrics'
 import { hosts } from './routes/hosts'
@@ -152,6 +153,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
 
   app.use('/v2/*', explainMode())
 
+  app.use('/v2/*', rateUsage())
   app.route('/v2', applications)
   app.route('/v2', metrics)
   app.route('/v2', hosts)

@@ -2,7 +2,7 @@
  * @module upstream-limits
  * v2bridge's side of NerdGraph's limits, per app instance and per key fingerprint: at most 25 requests
  * in flight per key (NerdGraph guarantees 25 concurrent requests per user, nerdgraph.md §4), the rest
- * wait in a bounded queue, and identical in-flight reads for one key share one upstream request.
+ * wait in a queue within their time budget, and identical in-flight reads for one key share one upstream request.
  * Plain promises and maps: it runs unchanged in workerd.
  */
 
@@ -15,7 +15,14 @@ export interface LimitSettings {
   maxKeys: number
 }
 
-export const defaultLimits: LimitSettings = { maxInFlight: 25, maxQueued: 100, maxKeys: 10_000 }
+/** A waiting request leaves the queue when its time budget (UPSTREAM_TIMEOUT_MS) runs out, so the
+ * queue is bounded by time: an exporter's scrape of ~600 requests at once waits, it is not refused.
+ * `maxQueued` only caps the memory one key can hold. */
+export const defaultLimits: LimitSettings = {
+  maxInFlight: 25,
+  maxQueued: 10_000,
+  maxKeys: 10_000,
+}
 
 /** Thrown when the queue of a key, or the table of keys, is full. */
 export class OverloadError extends Error {

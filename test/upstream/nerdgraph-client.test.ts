@@ -353,4 +353,34 @@ describe('coalescing and limits', () => {
       )
     }
   })
+
+  it('answers 429, not 504, when a request waited its whole budget for a slot', async () => {
+    const gate = deferred()
+    const upstream = fakeFetch(async () => {
+      await gate.promise
+      return Response.json(ok.body)
+    })
+    const limits = createUpstreamLimits({ maxInFlight: 1 })
+    const client = (timeoutMs: number) =>
+      createNerdGraph({
+        endpoint: 'https://nerdgraph.test/graphql',
+        apiKey: key,
+        partition: 'p1',
+        timeoutMs,
+        fetch: upstream.fetch,
+        limits,
+      })
+    const holder = client(5000).query(read, { q: 'holder' })
+    const waiter = await client(150)
+      .query(read, { q: 'waiter' })
+      .then(
+        () => 200,
+        (e: V2Error) => e
+      )
+    gate.resolve()
+    await holder
+    expect(waiter).toBeInstanceOf(V2Error)
+    expect((waiter as V2Error).status).toBe(429)
+    expect(upstream.sent).toHaveLength(1) // the waiter never reached NerdGraph
+  })
 })
