@@ -29,6 +29,7 @@ import { hosts } from './routes/hosts'
 import { explorer } from './routes/explorer'
 import { explainMode, withExplainPrefix } from './explain'
 import { deployments } from './routes/deployments'
+import { recordCalls, reportRoutes, reportStores, type ReportStore } from './report'
 
 export interface AppOptions {
   /** Fixed configuration (Node entry, tests); otherwise read from Worker bindings. */
@@ -46,6 +47,8 @@ export interface AppOptions {
   /** The key's fingerprint: the runtime's fastest SHA-256 (the Node entry passes node:crypto's);
    * WebCrypto when absent, so the Worker's import graph never reaches node:crypto. */
   fingerprint?: Fingerprint
+  /** Where the migration report lives (src/report/store.ts); memory, or `REPORTS` on Workers. */
+  report?: ReportStore
 }
 
 const configByBindings = new WeakMap<object, Config>()
@@ -105,6 +108,10 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   })
 
   app.use(httpsOnly)
+
+  const reportStore = reportStores(options.report)
+  app.use('/v2/*', recordCalls(reportStore))
+  app.route('/v2bridge', reportRoutes(reportStore, fingerprint))
 
   app.use('/v2/*', async (c, next) => {
     const url = urlOf(c.req.raw)

@@ -6,6 +6,7 @@ import type { OperationRow } from '../mappings/operations'
 import type { Caches } from './caches'
 import type { Config } from './config'
 import type { SentDocument } from './explain/client'
+import type { ReportNamespace } from './report/durable'
 import type { NerdGraph } from './nerdgraph'
 import type { V2Params } from './params'
 import type { Format } from './render'
@@ -16,6 +17,8 @@ export interface Bindings {
   ACCOUNT_ID?: string
   UPSTREAM_TIMEOUT_MS?: string
   ALLOW_HTTP?: string
+  /** Durable Object namespace of the migration report (optional; src/report/durable.ts). */
+  REPORTS?: ReportNamespace
   /** Node entry only: the body of a GET request, which the fetch `Request` cannot carry. */
   getBody?: () => ReadableStream<Uint8Array> | null
   /** Node entry only: the scheme of the socket (`X-Forwarded-Proto` is then honoured, src/https.ts). */

@@ -10,6 +10,7 @@ import { ConfigError, parseConfig, type Config } from './config'
 import { nodeFingerprint } from './node-fingerprint'
 import { consoleLog, type RequestLog } from './request-log'
 import { drainOnSignals } from './shutdown'
+import { fileStore } from './report/file-store'
 
 export interface NodeServer {
   url: string
@@ -22,7 +23,7 @@ export interface NodeServer {
 export function startServer(
   config: Config,
   fetchImpl?: typeof fetch,
-  options: Pick<AppOptions, 'log' | 'limits'> = {}
+  options: Pick<AppOptions, 'log' | 'limits' | 'report'> = {}
 ): Promise<NodeServer> {
   const app = createApp({
     config,
@@ -108,11 +109,16 @@ function getBody(incoming: IncomingMessage): ReadableStream<Uint8Array> | null {
   })
 }
 
+/** The migration report in `REPORT_FILE` (JSONL) when set; in memory otherwise. */
+export function reportOption(file: string | undefined): Pick<AppOptions, 'report'> {
+  return file ? { report: fileStore(file) } : {}
+}
+
 const isMain = import.meta.url === `file://${process.argv[1]}`
 if (isMain) {
   try {
     const config = parseConfig(process.env)
-    const server = await startServer(config)
+    const server = await startServer(config, undefined, reportOption(process.env['REPORT_FILE']))
     void drainOnSignals(server.http, { graceMs: config.shutdownGraceMs })
     console.log(`v2bridge on ${server.url}/v2 → ${config.nerdgraphUrl}`)
   } catch (err) {

@@ -7,3 +7,6 @@ import { createApp } from './app'
 import { consoleLog } from './request-log'
 
 export default createApp({ log: consoleLog })
+
+/** The migration report's Durable Object (binding `REPORTS` in wrangler.toml; optional). */
+export { ReportObject } from './report/durable'

@@ -1,0 +1,57 @@
+/**
+ * @module report/durable
+ * The migration report on Workers: one Durable Object per key fingerprint (binding `REPORTS`,
+ * optional), so every edge location adds to and reads the same report and it survives deploys.
+ * Each entry is one storage key (`e:<method> <path> <client>`), so a call writes one small value.
+ */
+import { addCall, entryKey, type CallEvent, type ReportEntry } from './entries'
+import type { ReportStore } from './store'
+
+/** What the report needs of a Durable Object namespace (Cloudflare Workers runtime API). */
+export interface ReportNamespace {
+  idFromName(name: string): unknown
+  get(id: never): { fetch(input: string, init?: RequestInit): Promise<Response> }
+}
+
+interface ObjectState {
+  storage: {
+    list<T>(options: { prefix: string }): Promise<Map<string, T>>
+    put(key: string, value: unknown): Promise<void>
+  }
+  blockConcurrencyWhile<T>(fn: () => Promise<T>): Promise<T>
+}
+
+const origin = 'https://report.v2bridge'
+
+/** The Durable Object class (exported by src/worker.ts as `ReportObject`). */
+export class ReportObject {
+  private entries = new Map<string, ReportEntry>()
+
+  constructor(private readonly state: ObjectState) {
+    void state.blockConcurrencyWhile(async () => {
+      const stored = await state.storage.list<ReportEntry>({ prefix: 'e:' })
+      for (const [key, entry] of stored) this.entries.set(key.slice(2), entry)
+    })
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    if (request.method !== 'POST') return Response.json([...this.entries.values()])
+    const call = (await request.json()) as CallEvent
+    addCall(this.entries, call)
+    const key = entryKey(call)
+    const entry = this.entries.get(key)
+    // Past the entry bound the call is dropped, and nothing is written.
+    if (entry) await this.state.storage.put(`e:${key}`, entry)
+    return new Response(null, { status: 204 })
+  }
+}
+
+export function durableStore(namespace: ReportNamespace): ReportStore {
+  const stub = (keyHash: string) => namespace.get(namespace.idFromName(keyHash) as never)
+  return {
+    record: (keyHash, call) =>
+      stub(keyHash).fetch(`${origin}/calls`, { method: 'POST', body: JSON.stringify(call) }),
+    read: async (keyHash) =>
+      (await (await stub(keyHash).fetch(`${origin}/calls`)).json()) as ReportEntry[],
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * @module report/record
+ * Middleware before the `/v2/*` one: after the answer, adds the call to the caller's migration
+ * report (operation, parameter names, metric names and value types, client family, the shape of the
+ * documents sent). Nothing is awaited: the store takes the call at once, and a store that writes
+ * elsewhere hands its promise to the Worker's `waitUntil`.
+ */
+import type { Context, MiddlewareHandler } from 'hono'
+import { clientFamily } from '../../mappings/client-families'
+import type { Env } from '../env'
+import { explainHeader } from '../explain'
+import { shapeOf, type CallEvent } from './entries'
+import type { ReportStore } from './store'
+
+export type StoreOf = (c: Context<Env>) => ReportStore
+
+export function recordCalls(storeOf: StoreOf): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    await next()
+    const keyHash = c.get('keyHash')
+    const row = c.get('operation')
+    if (!keyHash || !row || c.req.header(explainHeader) === '1') return
+    const params = c.get('params')
+    const names = new Set<string>()
+    // `names[0]`, `names[1]`… are one parameter, `names[]`.
+    for (const [name] of params?.entries() ?? []) names.add(name.replace(/\[\d+\]$/, '[]'))
+    const call: CallEvent = {
+      at: Date.now(),
+      method: row.method,
+      path: row.path,
+      status: c.res.status,
+      parameters: [...names].sort(),
+      metricNames: row.path.endsWith('/metrics/data') ? (params?.list('names') ?? []) : [],
+      valueTypes: row.path.endsWith('/metrics/data') ? (params?.list('values') ?? []) : [],
+      client: clientFamily(c.req.header('user-agent')),
+      documents: (c.get('sent') ?? []).map(shapeOf),
+    }
+    const pending = storeOf(c).record(keyHash, call)
+    if (pending) waitUntil(c, pending)
+  }
+}
+
+function waitUntil(c: Context<Env>, pending: Promise<unknown>) {
+  const settled = pending.catch(() => undefined)
+  try {
+    c.executionCtx.waitUntil(settled)
+  } catch {
+    // No execution context (Node): the promise runs on by itself.
+  }
+}

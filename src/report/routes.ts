@@ -1,0 +1,33 @@
+/**
+ * @module report/routes
+ * `GET /v2bridge/report.json` and `GET /v2bridge/report` (HTML): the caller's own report, found by
+ * the fingerprint of the key it sends (`X-Api-Key` or `Api-Key`), never another key's.
+ */
+import { Hono } from 'hono'
+import type { Env } from '../env'
+import { titles } from '../errors'
+import type { Fingerprint } from '../identity'
+import type { StoreOf } from './record'
+import { reportHtml } from './html'
+import { reportBody } from './view'
+
+const plausibleKey = /^[\x21-\x7e]{1,256}$/
+
+export function reportRoutes(storeOf: StoreOf, fingerprint: Fingerprint): Hono<Env> {
+  const routes = new Hono<Env>()
+  // `.json` is stripped by the app's routing (src/render/index.ts), so one route serves both.
+  routes.get('/report', async (c) => {
+    const json = new URL(c.req.url).pathname.endsWith('.json')
+    const key = (c.req.header('x-api-key') ?? c.req.header('api-key'))?.trim()
+    if (!key || !plausibleKey.test(key)) {
+      const title = key ? titles.badKey : titles.noKey
+      return c.json({ error: { title } }, 401)
+    }
+    const keyHash = await fingerprint(key)
+    const body = reportBody(keyHash, await storeOf(c).read(keyHash))
+    c.header('Cache-Control', 'no-store')
+    if (json) return c.json(body)
+    return c.html(reportHtml(body, `${new URL(c.req.url).origin}`))
+  })
+  return routes
+}

@@ -1,0 +1,55 @@
+/**
+ * @module report/view
+ * A key's report entries → the report answer (pure): each entry with its operation row, field
+ * mapping and what it becomes in NerdGraph, most called first.
+ */
+import { explainFields, fieldsKey } from '../../mappings/explain-fields'
+import { operations, type OperationRow } from '../../mappings/operations'
+import { endOfLife, type ReportEntry } from './entries'
+
+const rows: readonly OperationRow[] = operations
+const rowOf = (method: string, path: string) =>
+  rows.find((r) => r.method === method && r.path === path)
+
+/** What an operation becomes, the heading the HTML page groups by. */
+export function becomes(row: OperationRow | undefined): string {
+  if (!row) return 'Unknown operation'
+  if (row.answer === 'served') return `NerdGraph: ${(row.nerdgraph ?? []).join(', ')}`
+  if (row.answer === 'forwarded') return 'Forwarded to REST API v2 (kept after the end of life)'
+  if (row.answer === 'retired') return 'Retired by New Relic (410)'
+  return 'No NerdGraph equivalent in v2bridge (501)'
+}
+
+export function reportBody(keyHash: string, entries: readonly ReportEntry[]) {
+  const operationsCalled = [...entries]
+    .sort((a, b) => b.count - a.count || a.path.localeCompare(b.path))
+    .map((e) => {
+      const row = rowOf(e.method, e.path)
+      return {
+        method: e.method,
+        path: e.path,
+        summary: row?.summary ?? null,
+        answer: row?.answer ?? null,
+        becomes: becomes(row),
+        client: e.client,
+        count: e.count,
+        errors: e.errors,
+        first_seen: new Date(e.firstSeen).toISOString(),
+        last_seen: new Date(e.lastSeen).toISOString(),
+        parameters: e.parameters,
+        metric_names: e.metricNames,
+        value_types: e.valueTypes,
+        nerdgraph: e.documents,
+        fields: row ? (explainFields[fieldsKey(row)] ?? {}) : {},
+      }
+    })
+  return {
+    report: {
+      key: `sha256:${keyHash.slice(0, 12)}…`,
+      end_of_life: endOfLife,
+      operations: operationsCalled,
+    },
+  }
+}
+
+export type ReportBody = ReturnType<typeof reportBody>

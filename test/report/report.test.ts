@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest'
+import { DEMO_KEYS, harness } from '../helpers/harness'
+import { createApp } from '../../src/app'
+import { parseConfig } from '../../src/config'
+import { createSimulator } from '../../src/simulator'
+import type { ReportStore } from '../../src/report'
+
+const appId = 9045822
+const window = 'from=2026-11-20T10:00:00%2B00:00&to=2026-11-20T11:00:00%2B00:00'
+const dataPath = `/v2/applications/${appId}/metrics/data.json?names[]=HttpDispatcher&values[]=call_count&${window}`
+
+interface Op {
+  method: string
+  path: string
+  answer: string
+  becomes: string
+  client: string
+  count: number
+  errors: number
+  first_seen: string
+  last_seen: string
+  parameters: string[]
+  metric_names: string[]
+  value_types: string[]
+  nerdgraph: { operation: string; variables: string[]; nrql: string[] }[]
+  fields: Record<string, string>
+}
+interface Report {
+  report: { key: string; end_of_life: string; operations: Op[] }
+}
+
+const report = async (h: ReturnType<typeof harness>, key: string) => {
+  const res = await h.get('/v2bridge/report.json', { key })
+  expect(res.status).toBe(200)
+  return { text: await res.clone().text(), body: (await res.json()) as Report }
+}
+
+describe('the migration report', () => {
+  it('lists the caller’s operations with parameter names, metric names, value types and counts', async () => {
+    const h = harness()
+    const ua = { 'User-Agent': 'python-requests/2.31.0' }
+    expect((await h.get(dataPath, { headers: ua })).status).toBe(200)
+    expect((await h.get(dataPath, { headers: ua })).status).toBe(200)
+    expect((await h.get('/v2/applications.json?filter[name]=Checkout')).status).toBe(200)
+    const { body } = await report(h, DEMO_KEYS.all)
+    expect(body.report.end_of_life).toBe('2027-07-31')
+    const [data, list] = body.report.operations
+    expect(data).toMatchObject({
+      method: 'GET',
+      path: '/v2/applications/{application_id}/metrics/data',
+      answer: 'served',
+      becomes: 'NerdGraph: actor.account.nrql',
+      client: 'Python',
+      count: 2,
+      errors: 0,
+      parameters: ['from', 'names[]', 'to', 'values[]'],
+      metric_names: ['HttpDispatcher'],
+      value_types: ['call_count'],
+    })
+    expect(Date.parse(data!.first_seen)).toBeLessThanOrEqual(Date.parse(data!.last_seen))
+    expect(data!.nerdgraph.map((d) => d.operation)).toEqual(['FindApplication', 'MetricData'])
+    expect(data!.nerdgraph[1]!.variables).toEqual(expect.arrayContaining(['accountId', 'q0']))
+    expect(data!.nerdgraph[1]!.nrql[0]).toMatch(/^SELECT .*FROM Metric WHERE/)
+    expect(data!.fields['metric_data.metrics[].name']).toBe('FACET metricTimesliceName')
+    expect(list).toMatchObject({ path: '/v2/applications', parameters: ['filter[name]'], count: 1 })
+  })
+
+  it('never holds parameter values or the key', async () => {
+    const h = harness()
+    await h.get(dataPath)
+    await h.get(`/v2/applications.json?filter[name]=Checkout&filter[ids]=${appId}`)
+    await h.get(`/v2/applications/${appId}.json`)
+    const { text } = await report(h, DEMO_KEYS.all)
+    for (const value of [String(appId), 'Checkout', '2026-11-20', DEMO_KEYS.all]) {
+      expect(text).not.toContain(value)
+    }
+  })
+
+  it('never shows another key’s calls', async () => {
+    const h = harness()
+    await h.get(dataPath, { key: DEMO_KEYS.all })
+    await h.get('/v2/applications.json', { key: DEMO_KEYS.one })
+    const all = (await report(h, DEMO_KEYS.all)).body.report.operations.map((o) => o.path)
+    const one = (await report(h, DEMO_KEYS.one)).body.report.operations.map((o) => o.path)
+    expect(all).toEqual(['/v2/applications/{application_id}/metrics/data'])
+    expect(one).toEqual(['/v2/applications'])
+    const stranger = await report(h, 'NRAK-SOMEONEELSE000000000000000')
+    expect(stranger.body.report.operations).toEqual([])
+  })
+
+  it('records retired calls with what they become, and skips explain calls', async () => {
+    const h = harness()
+    expect((await h.get('/v2/plugins.json')).status).toBe(410)
+    expect((await h.get(dataPath, { headers: { 'X-V2bridge-Explain': '1' } })).status).toBe(200)
+    const ops = (await report(h, DEMO_KEYS.all)).body.report.operations
+    expect(ops).toEqual([
+      expect.objectContaining({
+        path: '/v2/plugins',
+        answer: 'retired',
+        becomes: 'Retired by New Relic (410)',
+        errors: 1,
+        client: 'unknown',
+      }),
+    ])
+  })
+
+  it('answers 401 in v2 shape without a key', async () => {
+    const h = harness()
+    const res = await h.get('/v2bridge/report.json', { key: null })
+    expect(res.status).toBe(401)
+    expect(await res.json()).toEqual({ error: { title: 'No API key specified' } })
+  })
+
+  it('renders the HTML page grouped by what each operation becomes, with the end-of-life date', async () => {
+    const h = harness()
+    await h.get(dataPath, { headers: { 'User-Agent': 'curl/8.5.0' } })
+    await h.get('/v2/plugins.json')
+    const res = await h.get('/v2bridge/report')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    const html = await res.text()
+    expect(html).toContain('31 July 2027')
+    expect(html).toContain('<h2>NerdGraph: actor.account.nrql</h2>')
+    expect(html).toContain('<h2>Retired by New Relic (410)</h2>')
+    expect(html).toContain('<code>GET /v2/applications/{application_id}/metrics/data</code>')
+    expect(html).toContain('client curl')
+    expect(html).toContain('<code>HttpDispatcher</code>')
+    expect(html).toContain('FACET metricTimesliceName')
+    expect(html).not.toContain(String(appId))
+  })
+
+  it('answers without waiting for the store', async () => {
+    const sim = createSimulator()
+    const never: ReportStore = { record: () => new Promise(() => {}), read: async () => [] }
+    const app = createApp({
+      config: parseConfig({ NERDGRAPH_URL: 'http://sim.test/graphql', ALLOW_HTTP: 'true' }),
+      fetch: ((i: RequestInfo | URL, init?: RequestInit) =>
+        sim.fetch(new Request(i, init))) as typeof fetch,
+      report: never,
+    })
+    const res = await app.request(dataPath, { headers: { 'X-Api-Key': DEMO_KEYS.all } })
+    expect(res.status).toBe(200)
+  })
+})
