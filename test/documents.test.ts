@@ -16,6 +16,7 @@ import { createDeploymentDocument, listDeploymentsDocument } from '../src/deploy
 import { metricDataDocument, metricNamesDocument } from '../src/metrics/documents'
 import { nrqlDocument } from '../src/nrql-document'
 import { resolveDocuments } from '../src/resolve'
+import { doctorDocuments } from '../src/cli/doctor-documents'
 import { SCHEMA_SDL } from '../src/simulator'
 import { realSchema } from './helpers/real-schema'
 
@@ -37,6 +38,7 @@ export const sentDocuments: Record<string, string> = {
   metricNames: metricNamesDocument,
   listDeployments: listDeploymentsDocument,
   createDeployment: createDeploymentDocument,
+  ...doctorDocuments,
 }
 
 function errorsOf(schema: GraphQLSchema, doc: string): string[] {

@@ -1,0 +1,149 @@
+/**
+ * @module cli/doctor
+ * `v2bridge doctor`: what a key can do through v2bridge, checked with read-only NerdGraph requests:
+ * accounts visible, APM applications, whether timeslice metrics answer NRQL (v2 metric data needs
+ * APM timeslices as dimensional metrics: New Relic docs "Query APM metric timeslice data with
+ * NRQL"), whether the write mutations exist, and which v2 routes follow. Creates nothing.
+ */
+import { operations, type OperationRow } from '../../mappings/operations'
+import { nrqlDocument, type NrqlData } from '../nrql-document'
+import { quote } from '../nrql'
+import {
+  doctorAccountsDocument,
+  doctorApplicationsDocument,
+  doctorMutationsDocument,
+  type AccountsData,
+  type ApplicationsData,
+  type MutationsData,
+} from './doctor-documents'
+
+export interface DoctorOptions {
+  key: string
+  endpoint: string
+  account?: number
+  fetch?: typeof fetch
+  /** Applications whose timeslices are tried. */
+  sample?: number
+}
+
+/** Mutations v2 writes become (mappings/operations.ts rows name them once served). */
+export const writeMutations = {
+  'change tracking': 'changeTrackingCreateDeployment',
+  'application settings': 'agentApplicationSettingsUpdate',
+} as const
+
+type Check = 'ok' | 'fail' | 'unchecked'
+
+interface Gql<T> {
+  status: number
+  data: T | undefined
+  errors: { message: string }[]
+}
+
+async function post<T>(o: DoctorOptions, query: string, variables = {}): Promise<Gql<T>> {
+  const res = await (o.fetch ?? fetch)(o.endpoint, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'API-Key': o.key, 'User-Agent': 'v2bridge' },
+    body: JSON.stringify({ query, variables }),
+  })
+  const body = (await res.json().catch(() => ({}))) as { data?: T; errors?: { message: string }[] }
+  return { status: res.status, data: body.data ?? undefined, errors: body.errors ?? [] }
+}
+
+export interface DoctorReport {
+  ok: boolean
+  lines: string[]
+}
+
+export async function doctor(o: DoctorOptions): Promise<DoctorReport> {
+  const lines = [`v2bridge doctor → ${o.endpoint}`]
+  const say = (check: Check, text: string) => lines.push(`${check.padEnd(9)} ${text}`)
+
+  const accounts = await post<AccountsData>(o, doctorAccountsDocument)
+  const visible = accounts.data?.actor.accounts ?? []
+  if (accounts.status >= 400 || !accounts.data) {
+    const why = accounts.errors[0]?.message ?? `HTTP ${accounts.status}`
+    say('fail', `key rejected by NerdGraph (${why}); v2bridge needs a user key (NRAK-…)`)
+    return { ok: false, lines }
+  }
+  const ids = visible.map((a) => a.id)
+  say(
+    ids.length ? 'ok' : 'fail',
+    `key accepted: ${ids.length} account(s) visible (${ids.join(', ')})`
+  )
+  if (o.account !== undefined && !ids.includes(o.account)) {
+    say('fail', `account ${o.account} is not visible to this key`)
+    return { ok: false, lines }
+  }
+
+  const where = `domain = 'APM' AND type = 'APPLICATION'`
+  const search = await post<ApplicationsData>(o, doctorApplicationsDocument, {
+    query: o.account === undefined ? where : `${where} AND accountId = ${quote(o.account)}`,
+  })
+  const apps = search.data?.actor.entitySearch?.results.entities ?? []
+  const appCount = search.data?.actor.entitySearch?.count ?? 0
+  const appsCheck: Check = appCount > 0 ? 'ok' : 'fail'
+  say(appsCheck, `APM applications: ${appCount} found`)
+
+  const sample = apps.slice(0, o.sample ?? 3)
+  const answered = await Promise.all(sample.map((app) => timeslicesAnswer(o, app)))
+  const withData = sample.filter((_, i) => answered[i])
+  const slicesCheck: Check = withData.length > 0 ? 'ok' : 'fail'
+  say(
+    slicesCheck,
+    `timeslice metrics answer NRQL: ${withData.length} of ${sample.length} sampled application(s)` +
+      (sample.length
+        ? ` (${sample.map((a, i) => `${a.name}: ${answered[i] ? 'yes' : 'no'}`).join(', ')})`
+        : '')
+  )
+
+  const introspected = await post<MutationsData>(o, doctorMutationsDocument)
+  const mutations = new Set(introspected.data?.__schema.mutationType?.fields.map((f) => f.name))
+  for (const [label, name] of Object.entries(writeMutations)) {
+    const present = mutations.has(name)
+    say(
+      present ? 'ok' : 'fail',
+      `${label} (${name}): ${present ? 'in the schema for this key; permission shows at the first write' : 'not available'}`
+    )
+  }
+
+  const checks = { entity: appsCheck, nrql: slicesCheck, mutations }
+  lines.push('', 'v2 routes for this key:')
+  let forwarded = 0
+  for (const row of operations as readonly OperationRow[]) {
+    const status = routeStatus(row, checks)
+    if (status === 'forwarded') forwarded += 1
+    else if (status) lines.push(`  ${status.padEnd(10)} ${row.method} ${row.path}  ${row.summary}`)
+  }
+  if (forwarded)
+    lines.push(`  forwarded  ${forwarded} alerts operations, passed to REST API v2 unchanged`)
+  const ok = appsCheck === 'ok' && slicesCheck === 'ok'
+  lines.push('', `core read path (applications and metric data): ${ok ? 'works' : 'does not work'}`)
+  return { ok, lines }
+}
+
+async function timeslicesAnswer(o: DoctorOptions, app: { guid: string; accountId: number }) {
+  const nrql =
+    `SELECT count(newrelic.timeslice.value) AS 'slices' FROM Metric ` +
+    `WHERE entity.guid = ${quote(app.guid)} SINCE 1 day ago`
+  const res = await post<NrqlData>(o, nrqlDocument, { accountId: app.accountId, nrql })
+  const row = res.data?.actor.account?.nrql?.results[0]
+  return Number(row?.['slices'] ?? 0) > 0
+}
+
+/** A served row works when every NerdGraph field it uses passed its check. */
+function routeStatus(
+  row: OperationRow,
+  checks: { entity: Check; nrql: Check; mutations: Set<string> }
+): string | undefined {
+  if (row.answer === 'forwarded') return 'forwarded'
+  if (row.answer !== 'served') return undefined
+  const each = (row.nerdgraph ?? []).map((field): Check => {
+    if (field.startsWith('actor.entit')) return checks.entity
+    if (field === 'actor.account.nrql') return checks.nrql
+    if (!field.includes('.')) return checks.mutations.has(field) ? 'ok' : 'fail'
+    return 'unchecked'
+  })
+  if (each.includes('fail')) return 'fails'
+  return each.includes('unchecked') ? 'unchecked' : 'works'
+}

@@ -1,0 +1,120 @@
+/**
+ * @module cli/main
+ * The `v2bridge` command line (`bin` in package.json): `doctor`, `explain`, `serve`, `demo`.
+ * `main` returns the exit status, or a running server for `serve` and `demo`.
+ */
+import { parseArgs } from 'node:util'
+import { nerdgraphUrls, parseConfig, ConfigError } from '../config'
+import { reportOption, startServer } from '../node'
+import { doctor } from './doctor'
+import { explainUrl } from './explain'
+
+export interface Io {
+  out(line: string): void
+  err(line: string): void
+  env: Record<string, string | undefined>
+  /** Where NerdGraph requests go (tests pass the simulator's). */
+  fetch?: typeof fetch
+}
+
+export interface Running {
+  url: string
+  close(): Promise<void>
+}
+
+export const usage = `usage: v2bridge <command> [options]
+
+  doctor --key KEY [--region us|eu] [--account ID] [--nerdgraph-url URL]
+      what this key can do through v2bridge (exit 0 when applications and metric data work)
+  explain 'V2_URL' [--key KEY] [--account ID] [--method GET] [--region us|eu] [--nerdgraph-url URL]
+      the NerdGraph requests a v2 call becomes, without running it
+  serve      v2bridge on PORT (same as npm start; settings from the environment)
+  demo       v2bridge in front of the built-in NerdGraph simulator
+
+The key may also come from NEW_RELIC_USER_KEY.`
+
+const options = {
+  key: { type: 'string' },
+  region: { type: 'string' },
+  account: { type: 'string' },
+  'nerdgraph-url': { type: 'string' },
+  method: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+export async function main(argv: string[], io: Io): Promise<number | Running> {
+  let parsed
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true })
+  } catch (err) {
+    io.err(`${(err as Error).message}\n\n${usage}`)
+    return 2
+  }
+  const { values: v, positionals } = parsed
+  const [command, ...rest] = positionals
+  if (v.help || !command) {
+    io.out(usage)
+    return v.help ? 0 : 2
+  }
+  const region = v.region ?? 'us'
+  if (region !== 'us' && region !== 'eu') return fail(io, '--region is us or eu')
+  const account = v.account === undefined ? undefined : Number(v.account)
+  if (account !== undefined && !(Number.isInteger(account) && account > 0))
+    return fail(io, '--account is a positive integer')
+  const endpoint = v['nerdgraph-url'] ?? nerdgraphUrls[region]
+  const key = v.key ?? io.env['NEW_RELIC_USER_KEY']
+  const fetchOption = io.fetch ? { fetch: io.fetch } : {}
+
+  if (command === 'doctor') {
+    if (!key) return fail(io, 'doctor needs --key (a NerdGraph user key, NRAK-…)')
+    const report = await doctor({ key, endpoint, ...(account ? { account } : {}), ...fetchOption })
+    for (const line of report.lines) io.out(line)
+    return report.ok ? 0 : 1
+  }
+  if (command === 'explain') {
+    if (rest.length !== 1) return fail(io, "explain takes one v2 URL, e.g. '/v2/applications.json'")
+    const result = await explainUrl({
+      url: rest[0]!,
+      region,
+      endpoint,
+      ...(v.method ? { method: v.method.toUpperCase() } : {}),
+      ...(key ? { key } : {}),
+      ...(account ? { account } : {}),
+      ...fetchOption,
+    })
+    if (result.kind === 'needs-lookup')
+      return fail(
+        io,
+        "this URL needs a lookup of the application's account: pass --key, or --account ID"
+      )
+    ;(result.status === 200 ? io.out : io.err)(result.text)
+    return result.status === 200 ? 0 : 1
+  }
+  if (command === 'serve') {
+    try {
+      const server = await startServer(
+        parseConfig(io.env),
+        io.fetch,
+        reportOption(io.env['REPORT_FILE'])
+      )
+      io.out(`v2bridge on ${server.url}/v2`)
+      return server
+    } catch (err) {
+      if (err instanceof ConfigError) return fail(io, err.message)
+      throw err
+    }
+  }
+  if (command === 'demo') {
+    // The simulator is loaded only for the demo.
+    const { startDemo } = await import('./demo')
+    const demo = await startDemo(io.env)
+    io.out(demo.banner)
+    return { url: demo.bridge.url, close: demo.close }
+  }
+  return fail(io, `unknown command ${command}\n\n${usage}`)
+}
+
+function fail(io: Io, message: string): number {
+  io.err(`v2bridge: ${message}`)
+  return 2
+}

@@ -1,0 +1,158 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { main, type Io, type Running } from '../../src/cli/main'
+import { createSimulator, DEMO_KEYS, startSimulatorServer } from '../../src/simulator'
+
+const simUrl = 'http://simulator.test/graphql'
+
+function io(env: Record<string, string> = {}) {
+  const sim = createSimulator()
+  const bodies: string[] = []
+  const out: string[] = []
+  const err: string[] = []
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = new Request(input, init)
+    bodies.push(await req.clone().text())
+    return sim.fetch(req)
+  }) as typeof globalThis.fetch
+  const value: Io = { out: (l) => out.push(l), err: (l) => err.push(l), env, fetch }
+  return { io: value, sim, bodies, out, err, text: () => out.join('\n') }
+}
+
+const running: Running[] = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((r) => r.close()))
+})
+
+describe('v2bridge doctor', () => {
+  it('reports accounts, applications, timeslices and routes, and exits 0 for a working key', async () => {
+    const t = io()
+    const code = await main(['doctor', '--key', DEMO_KEYS.all, '--nerdgraph-url', simUrl], t.io)
+    expect(code).toBe(0)
+    const text = t.text()
+    expect(text).toContain('ok        key accepted: 2 account(s) visible (1000001, 1000002)')
+    expect(text).toMatch(/ok {8}APM applications: \d+ found/)
+    expect(text).toMatch(/ok {8}timeslice metrics answer NRQL: 3 of 3 sampled application\(s\)/)
+    expect(text).toContain(
+      'works      GET /v2/applications/{application_id}/metrics/data  Metric data'
+    )
+    expect(text).toContain('core read path (applications and metric data): works')
+    // Read-only: nothing but queries went upstream.
+    expect(t.bodies.length).toBeGreaterThan(0)
+    for (const body of t.bodies) expect(JSON.parse(body).query).toMatch(/^\s*query /)
+  })
+
+  it('exits 1 for a key NerdGraph rejects, and for an account the key cannot see', async () => {
+    const bad = io()
+    const badCode = await main(['doctor', '--key', 'NRAK-NOPE', '--nerdgraph-url', simUrl], bad.io)
+    expect(badCode).toBe(1)
+    expect(bad.text()).toContain('fail      key rejected by NerdGraph')
+    const hidden = io()
+    const args = [
+      'doctor',
+      '--key',
+      DEMO_KEYS.one,
+      '--account',
+      '1000001',
+      '--nerdgraph-url',
+      simUrl,
+    ]
+    expect(await main(args, hidden.io)).toBe(1)
+    expect(hidden.text()).toContain('account 1000001 is not visible to this key')
+  })
+
+  it('exits 2 without a key', async () => {
+    const t = io()
+    expect(await main(['doctor'], t.io)).toBe(2)
+    expect(t.err.join('\n')).toContain('doctor needs --key')
+  })
+})
+
+describe('v2bridge explain', () => {
+  const url =
+    'https://api.newrelic.com/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher&summarize=true'
+
+  it('works offline with --account: prints the plan and sends nothing', async () => {
+    const t = io()
+    expect(await main(['explain', url, '--account', '1000001'], t.io)).toBe(0)
+    const { explain } = JSON.parse(t.text()) as {
+      explain: {
+        nerdgraph: { operation: string; nrql: string[]; variables: Record<string, unknown> }[]
+      }
+    }
+    expect(explain.nerdgraph[0]!.operation).toBe('MetricData')
+    expect(explain.nerdgraph[0]!.variables['accountId']).toBe(1000001)
+    expect(explain.nerdgraph[0]!.nrql[0]).toMatch(/FROM Metric WHERE entity.guid = '/)
+    expect(t.bodies).toEqual([])
+  })
+
+  it('asks for --key or --account when the call needs a lookup', async () => {
+    const t = io()
+    expect(await main(['explain', url], t.io)).toBe(2)
+    expect(t.err.join('\n')).toContain('pass --key, or --account ID')
+    expect(t.bodies).toEqual([])
+  })
+
+  it('looks the application up with --key and sends nothing else', async () => {
+    const t = io()
+    const code = await main(
+      ['explain', url, '--key', DEMO_KEYS.all, '--nerdgraph-url', simUrl],
+      t.io
+    )
+    expect(code).toBe(0)
+    expect(t.bodies.map((b) => JSON.parse(b).query)).toEqual([
+      expect.stringMatching(/query FindApplication/),
+    ])
+    expect(t.sim.stats().nrqlQueries).toBe(0)
+  })
+})
+
+describe('v2bridge serve and demo', () => {
+  it('serve answers v2 calls with the settings of the environment', async () => {
+    const sim = await startSimulatorServer({ port: 0 })
+    running.push(sim)
+    const t = io({ PORT: '0', NERDGRAPH_URL: `${sim.url}/graphql`, ALLOW_HTTP: 'true' })
+    const server = (await main(['serve'], t.io)) as Running
+    running.push(server)
+    expect(t.text()).toBe(`v2bridge on ${server.url}/v2`)
+    const res = await fetch(`${server.url}/v2/applications.json?filter[name]=Checkout`, {
+      headers: { 'X-Api-Key': DEMO_KEYS.all },
+    })
+    expect(res.status).toBe(200)
+  })
+
+  it('demo starts v2bridge in front of the simulator and prints the demo keys', async () => {
+    const t = io({ PORT: '0', SIM_PORT: '0' })
+    const demo = (await main(['demo'], t.io)) as Running
+    running.push(demo)
+    expect(t.text()).toContain(DEMO_KEYS.all)
+    const res = await fetch(`${demo.url}/v2bridge/report.json`, {
+      headers: { 'X-Api-Key': DEMO_KEYS.all },
+    })
+    expect(res.status).toBe(200)
+  })
+})
+
+describe('the v2bridge bin', () => {
+  const bin = fileURLToPath(new URL('../../bin/v2bridge.js', import.meta.url))
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+      let out = ''
+      child.stdout.on('data', (d) => (out += d))
+      child.stderr.on('data', (d) => (out += d))
+      child.on('close', (code) => resolve({ code, out }))
+    })
+
+  it('runs doctor against the demo simulator: 0 for the demo key, non-zero for a bad key', async () => {
+    const sim = await startSimulatorServer({ port: 0 })
+    running.push(sim)
+    const url = `${sim.url}/graphql`
+    const good = await run(['doctor', '--key', DEMO_KEYS.all, '--nerdgraph-url', url])
+    expect(good.out).toContain('core read path (applications and metric data): works')
+    expect(good.code).toBe(0)
+    const bad = await run(['doctor', '--key', 'NRAK-NOPE', '--nerdgraph-url', url])
+    expect(bad.code).toBe(1)
+  })
+})
