@@ -1,8 +1,9 @@
 /**
- * `npm run build`: the Node server as one plain-JavaScript ES module, `dist/node.js` (plus its source
- * map), run by `npm start` with the runtime dependencies only. Packages stay external (installed by
- * `npm ci --omit=dev`); the build fails if the bundle imports a package that is not a runtime
- * dependency (a dev-only package would be missing in production).
+ * `npm run build`: the Node server and the `v2bridge` command as plain-JavaScript ES modules,
+ * `dist/node.js` and `dist/cli.js` (plus source maps), run by `npm start` and bin/v2bridge.js with
+ * the runtime dependencies only. Packages stay external (installed by `npm ci --omit=dev`); the
+ * build fails if the bundle imports a package that is not a runtime dependency (a dev-only package
+ * would be missing in production).
  */
 import { readFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
@@ -17,8 +18,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: ['src/node.ts'],
-  outfile: 'dist/node.js',
+  // The server, and the `v2bridge` command (bin/v2bridge.js runs dist/cli.js when present).
+  entryPoints: { node: 'src/node.ts', cli: 'src/cli/main.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -43,12 +45,11 @@ const imported = new Set(
 )
 const missing = [...imported].filter((name) => !(name in pkg.dependencies))
 if (missing.length) {
-  console.error(
-    `build: dist/node.js imports packages that are not runtime dependencies: ${missing}`
-  )
+  console.error(`build: dist/ imports packages that are not runtime dependencies: ${missing}`)
   process.exit(1)
 }
-const bytes = result.metafile.outputs['dist/node.js']?.bytes ?? 0
-console.log(
-  `dist/node.js: ${(bytes / 1024).toFixed(0)} KiB; imports ${[...imported].sort().join(', ')}`
+const sizes = ['node', 'cli'].map(
+  (name) =>
+    `dist/${name}.js ${((result.metafile.outputs[`dist/${name}.js`]?.bytes ?? 0) / 1024).toFixed(0)} KiB`
 )
+console.log(`${sizes.join(', ')}; imports ${[...imported].sort().join(', ')}`)
