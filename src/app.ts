@@ -10,6 +10,7 @@ import type { Bindings, Env } from './env'
 import { V2Error, titles } from './errors'
 import { keyFingerprint, type Fingerprint } from './identity'
 import { createUpstream, type Upstream } from './nerdgraph'
+import { pinnedAccount } from './resolve'
 import { bodyLimits, ClientAbort, readCapped } from './body'
 import { V2Params, paramsFromBody } from './params'
 import { formatOf, pathWithoutFormat, type Format } from './render'
@@ -136,6 +137,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     c.set('keyHash', keyHash)
     const untranslated = untranslatedAnswer(row, false)
     if (untranslated) throw untranslated
+    pinnedAccount(c) // one account-header rule for every route: a bad header is 422 everywhere
 
     const params = new V2Params(url.searchParams)
     const limit = row.method === 'GET' ? bodyLimits.read : bodyLimits.write

@@ -11,6 +11,7 @@ import { V2Error, titles } from './errors'
 import { apmApplicationGuid } from './identity'
 import type { NerdGraphResult, QueryOptions } from './nerdgraph'
 import { quote } from './nrql'
+import { errorClassStatus } from '../mappings/upstream-errors'
 
 export interface ResolvedApplication {
   appId: number
@@ -37,14 +38,35 @@ interface FindApplicationData {
   actor: { entitySearch: { results: { entities: { guid: string; accountId: number }[] } } | null }
 }
 
-/** The pinned account: the request header first, then the `ACCOUNT_ID` setting. */
+export const accountTitles = {
+  invalid: 'Invalid account ID header: expected one account ID', // v2bridge's own header
+  conflict: 'Conflicting account ID headers: send one account ID',
+} as const
+
+/**
+ * The pinned account: `X-Account-Id` / `NewRelic-Account-Id` first, then the `ACCOUNT_ID` setting.
+ * One rule on every route (checked in src/app.ts before any route runs): each header holds one
+ * account ID; repeated or comma-joined copies of the same ID count once; anything else is 422.
+ */
 export function pinnedAccount(c: Context<Env>): number | undefined {
-  const header = c.req.header('x-account-id') ?? c.req.header('newrelic-account-id')
-  if (header !== undefined) {
-    if (!/^\s*\d{1,10}\s*$/.test(header)) throw new V2Error(422, 'Invalid account ID header')
-    return Number(header)
-  }
-  return c.get('config').accountId
+  const values = ['x-account-id', 'newrelic-account-id']
+    .map((name) => c.req.header(name))
+    .filter((v) => v !== undefined)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+  if (values.length === 0) return c.get('config').accountId
+  const ids = new Set(values)
+  const bad = [...ids].some((v) => !/^\d{1,10}$/.test(v) || Number(v) === 0)
+  if (bad) throw new V2Error(422, accountTitles.invalid)
+  if (new Set([...ids].map(Number)).size > 1) throw new V2Error(422, accountTitles.conflict)
+  return Number(values[0])
+}
+
+/** NerdGraph's FORBIDDEN for an account the key cannot see (not an HTTP 403 for the whole key). */
+export function isForbiddenAccount(err: unknown): boolean {
+  return (
+    err instanceof V2Error && err.status === 403 && err.title === errorClassStatus.FORBIDDEN.title
+  )
 }
 
 /** Parses a v2 path ID: a positive integer, else the resource's 404. */
@@ -53,29 +75,46 @@ export function pathId(raw: string | undefined, notFoundTitle: string): number {
   return Number(raw)
 }
 
+/**
+ * The application behind a v2 ID. With a pinned account the GUID is computed; `verify` then checks
+ * the application is in that account (once per key, account and ID, cached), for routes whose
+ * document would otherwise answer an unknown application with empty data.
+ */
 export async function resolveApplication(
   c: Context<Env>,
-  appId: number
+  appId: number,
+  { verify = false } = {}
 ): Promise<ResolvedApplication> {
   const accountId = pinnedAccount(c)
-  if (accountId !== undefined)
-    return { appId, accountId, guid: apmApplicationGuid(accountId, appId) }
-  const keyHash = c.get('keyHash')
   const resolved = c.get('caches').applications
-  const cached = resolved.get(keyHash, String(appId))
+  const keyHash = c.get('keyHash')
+  const cacheKey = accountId === undefined ? String(appId) : `${accountId}:${appId}`
+  if (accountId !== undefined && !verify)
+    return { appId, accountId, guid: apmApplicationGuid(accountId, appId) }
+  const cached = resolved.get(keyHash, cacheKey)
   if (cached) return cached
-  const { data } = await c
-    .get('nerdgraph')
-    .query<FindApplicationData>(
-      findApplicationDocument,
-      { query: `domainId = ${quote(appId)} AND domain = 'APM' AND type = 'APPLICATION'` },
-      { lookup: true }
-    )
+  const inAccount = accountId === undefined ? '' : ` AND accountId = ${quote(accountId)}`
+  const query = `domainId = ${quote(appId)} AND domain = 'APM' AND type = 'APPLICATION'${inAccount}`
+  const nerdgraph = c.get('nerdgraph')
+  const { data } = await nerdgraph.query<FindApplicationData>(
+    findApplicationDocument,
+    { query },
+    { lookup: true }
+  )
   const hit = data.actor.entitySearch?.results.entities[0]
   if (!hit) throw new V2Error(404, titles.noApplication)
   const result = { appId, accountId: hit.accountId, guid: hit.guid }
-  resolved.set(keyHash, String(appId), result)
+  resolved.set(keyHash, cacheKey, result)
   return result
+}
+
+/**
+ * Under a pinned account the GUID is computed, and an NRQL over a GUID outside the account answers
+ * empty rather than 404: a route whose answer came back empty confirms the application (one search,
+ * cached per key, account and ID) so every route answers 404 for it. A non-empty answer proves it.
+ */
+export async function confirmApplication(c: Context<Env>, appId: number): Promise<void> {
+  if (pinnedAccount(c) !== undefined) await resolveApplication(c, appId, { verify: true })
 }
 
 /**
@@ -92,14 +131,16 @@ export async function queryApplication<T>(
   try {
     return await c.get('nerdgraph').query<T>(document, variables, options)
   } catch (err) {
-    if (err instanceof V2Error && err.status === 403) throw new V2Error(404, titles.noApplication)
+    if (isForbiddenAccount(err)) throw new V2Error(404, titles.noApplication)
     throw err
   }
 }
 
 /** Records a resolution learnt elsewhere (e.g. from a list page), saving a later search. */
 export function rememberApplication(c: Context<Env>, app: ResolvedApplication): void {
-  c.get('caches').applications.set(c.get('keyHash'), String(app.appId), app)
+  const resolved = c.get('caches').applications
+  resolved.set(c.get('keyHash'), String(app.appId), app)
+  resolved.set(c.get('keyHash'), `${app.accountId}:${app.appId}`, app)
 }
 
 export const resolveDocuments = { findApplicationDocument }

@@ -11,7 +11,7 @@ import type { Env } from './env'
 import { V2Error } from './errors'
 import { instanceKey, mintIds, resolveId } from './ids'
 import { quote } from './nrql'
-import { queryApplication, type ResolvedApplication } from './resolve'
+import { confirmApplication, queryApplication, type ResolvedApplication } from './resolve'
 import { nrqlDocument, type NrqlData } from './nrql-document'
 import { presenceMetricNames, membershipWindowMs } from '../mappings/topology'
 
@@ -93,8 +93,12 @@ export function topologyFrom(appId: number, rows: readonly MemberRow[]): Topolog
   return { hosts, instances, lastReported }
 }
 
-export function rememberTopology(c: Context<Env>, appId: number, topology: Topology): void {
-  c.get('caches').topologies.set(c.get('keyHash'), String(appId), topology)
+/** Cached per key, account and application: the same ID under another pinned account is another
+ * (possibly empty) application. */
+const topologyKey = (app: ResolvedApplication) => `${app.accountId}:${app.appId}`
+
+export function rememberTopology(c: Context<Env>, app: ResolvedApplication, topology: Topology) {
+  c.get('caches').topologies.set(c.get('keyHash'), topologyKey(app), topology)
 }
 
 /** The application's hosts and instances: cached, a stale copy refreshed in the background
@@ -116,9 +120,9 @@ export async function appTopology(
     )
     return topologyFrom(app.appId, (data.actor.account?.nrql?.results ?? []) as MemberRow[])
   }
-  if (!fresh) return cachedOrLoad(c, c.get('caches').topologies, String(app.appId), load)
+  if (!fresh) return cachedOrLoad(c, c.get('caches').topologies, topologyKey(app), load)
   const topology = await load()
-  rememberTopology(c, app.appId, topology)
+  rememberTopology(c, app, topology)
   return topology
 }
 
@@ -131,7 +135,7 @@ async function topologyKnowing(
 ): Promise<Topology> {
   const topology = await appTopology(c, app)
   if (found(topology)) return topology
-  const fresh = c.get('caches').topologies.get(c.get('keyHash'), String(app.appId)) !== undefined
+  const fresh = c.get('caches').topologies.get(c.get('keyHash'), topologyKey(app)) !== undefined
   return fresh ? topology : appTopology(c, app, true)
 }
 
@@ -143,8 +147,9 @@ export async function resolveHost(
 ): Promise<string> {
   const known = (t: Topology) => resolveId(t.hosts, hostId) !== undefined
   const host = resolveId((await topologyKnowing(c, app, known)).hosts, hostId)
-  if (host === undefined) throw new V2Error(404, titlesNotFound.host)
-  return host
+  if (host !== undefined) return host
+  await confirmApplication(c, app.appId)
+  throw new V2Error(404, titlesNotFound.host)
 }
 
 /** v2 instance ID → its host and agent instance name (404 in v2 shape when unknown). */
@@ -155,6 +160,9 @@ export async function resolveInstance(
 ): Promise<{ host: string; instanceName: string }> {
   const known = (t: Topology) => t.instances.has(instanceId)
   const instance = (await topologyKnowing(c, app, known)).instances.get(instanceId)
-  if (!instance) throw new V2Error(404, titlesNotFound.instance)
+  if (!instance) {
+    await confirmApplication(c, app.appId)
+    throw new V2Error(404, titlesNotFound.instance)
+  }
   return { host: instance.host, instanceName: instance.instanceName }
 }

@@ -9,7 +9,7 @@ import type { Context } from 'hono'
 import type { Env } from '../env'
 import { refreshInBackground } from '../background'
 import { linkHeader } from '../link-header'
-import { pinnedAccount, rememberApplication } from '../resolve'
+import { isForbiddenAccount, pinnedAccount, rememberApplication } from '../resolve'
 import { applicationLinkTemplates } from '../../mappings/link-templates'
 import {
   accountsDocument,
@@ -155,7 +155,18 @@ function learn(
   c.get('caches').cursors.set(c.get('keyHash'), query, walk)
 }
 
+/** A pinned account the key cannot see holds nothing it may list: an empty list on every page, as
+ * every `/applications/{id}` route answers 404 for it (src/resolve.ts, README "Accounts"). */
 export async function listApplications(c: Context<Env>) {
+  try {
+    return await listPage(c)
+  } catch (err) {
+    if (!isForbiddenAccount(err) || pinnedAccount(c) === undefined) throw err
+    return { body: body([], c.get('params').bool('exclude_links')), link: undefined }
+  }
+}
+
+async function listPage(c: Context<Env>) {
   const p = c.get('params')
   const filters = applicationFilters(p)
   const page = pageParam(p)

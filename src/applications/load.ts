@@ -38,6 +38,6 @@ export async function loadApplication<T extends AppDocumentData>(
   if (!entity || entity.applicationId !== app.appId) throw new V2Error(404, titles.noApplication)
   const rows = (data.actor.account?.members?.results ?? []) as MemberRow[]
   const topology = topologyFrom(app.appId, rows)
-  rememberTopology(c, app.appId, topology)
+  rememberTopology(c, app, topology)
   return { data, entity, topology }
 }

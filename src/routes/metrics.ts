@@ -17,7 +17,8 @@ import { planMetricData } from '../metrics/plan'
 import { metricDataRequest, metricNamesRequest } from '../metrics/request'
 import { toV2MetricData } from '../metrics/reshape'
 import { applicationScope, hostScope, instanceScope } from '../metrics/scope'
-import { queryApplication } from '../resolve'
+import { confirmApplication, pathId, queryApplication } from '../resolve'
+import { titles } from '../errors'
 import { respond } from '../respond'
 
 export const metrics = new Hono<Env>()
@@ -35,6 +36,7 @@ for (const [base, scopeOf] of scopes) {
   metrics.on(read, `${base}/metrics`, async (c) => {
     const request = metricNamesRequest(c.get('params'), namesPageSize)
     const names = await listMetricNames(c, await scopeOf(c), request.name)
+    if (names.length === 0) await confirmApplication(c, appIdOf(c))
     const { body, links } = toV2MetricNames(names, request)
     return respond(c, body, linkHeaders(c, links))
   })
@@ -44,9 +46,14 @@ for (const [base, scopeOf] of scopes) {
     const scope = await scopeOf(c)
     const plan = planMetricData(request, scope, cachedMetricNames(c, scope))
     const { data } = await queryApplication<MetricDataData>(c, plan.document, plan.variables)
-    return respond(c, toV2MetricData(plan, data))
+    const body = toV2MetricData(plan, data)
+    const found = (body['metric_data'] as { metrics_found: unknown[] }).metrics_found
+    if (found.length === 0) await confirmApplication(c, appIdOf(c))
+    return respond(c, body)
   })
 }
+
+const appIdOf = (c: Context<Env>) => pathId(c.req.param('id'), titles.noApplication)
 
 function linkHeaders(c: Context<Env>, links: PageLinks): Record<string, string> {
   const url = new URL(c.req.url)

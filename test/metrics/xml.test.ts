@@ -130,7 +130,17 @@ describe('metric_data_response XML', () => {
   })
 
   it('lists names without data as metrics_not_found items and self-closes empty lists', async () => {
-    const upstream = fakeFetch({ body: { data: { actor: { account: { q0: { results: [] } } } } } })
+    const upstream = fakeFetch(
+      { body: { data: { actor: { account: { q0: { results: [] } } } } } },
+      // No rows under a pinned account: the application is confirmed to be in it (src/resolve.ts).
+      {
+        body: {
+          data: {
+            actor: { entitySearch: { results: { entities: [{ guid: 'G', accountId: 1 }] } } },
+          },
+        },
+      }
+    )
     const app = createApp({
       config: parseConfig({
         NERDGRAPH_URL: 'https://nerdgraph.test/graphql',
