@@ -119,6 +119,10 @@ export const explainFields: Readonly<Record<string, FieldRows>> = {
     ...deployment,
     id: 'minted from changeTrackingCreateDeployment.deploymentId (src/ids.ts)',
   }),
+  'DELETE /v2/applications/{application_id}/deployments/{id}': {
+    'error.title':
+      '404 when no listed deployment has the minted ID; else 409: NerdGraph has no deployment delete',
+  },
 }
 
 /** The key of an operation's row here. */

@@ -5,6 +5,7 @@
 import { Hono } from 'hono'
 import type { Env } from '../env'
 import { createDeployment } from '../deployments/create'
+import { deleteDeployment } from '../deployments/delete'
 import { listDeployments } from '../deployments/list'
 import { respond } from '../respond'
 
@@ -18,3 +19,5 @@ deployments.get('/applications/:id/deployments', async (c) => {
 deployments.post('/applications/:id/deployments', async (c) =>
   respond(c, await createDeployment(c), {}, 201)
 )
+
+deployments.delete('/applications/:id/deployments/:deploymentId', (c) => deleteDeployment(c))

@@ -315,3 +315,34 @@ describe('POST /v2/applications/:id/deployments', () => {
     expect(h.dataset.deployments.of(guid)).toHaveLength(before)
   })
 })
+
+describe('DELETE /v2/applications/:id/deployments/:deployment_id', () => {
+  it('answers 409 saying NerdGraph deployments are immutable, and changes nothing', async () => {
+    const h = harness()
+    const list = (await (await h.get(`${base}.json`)).json()) as List
+    const before = h.dataset.deployments.of(guid).length
+    for (const format of ['json', 'xml'] as const) {
+      const res = await h.get(`${base}/${list.deployments[1]!.id}.${format}`, { method: 'DELETE' })
+      expect(res.status).toBe(409)
+      const title =
+        'Deployments cannot be deleted: NerdGraph keeps them as immutable change tracking events'
+      if (format === 'json') expect(await res.json()).toEqual({ error: { title } })
+      else expect(await res.text()).toContain(`<title>${title}</title>`)
+    }
+    expect(h.dataset.deployments.of(guid)).toHaveLength(before)
+  })
+
+  it('answers 404 for a deployment ID the application does not have', async () => {
+    const h = harness()
+    for (const id of ['12345', 'abc']) {
+      const res = await h.get(`${base}/${id}.json`, { method: 'DELETE' })
+      expect(res.status).toBe(404)
+      expect(await res.json()).toEqual({
+        error: { title: 'No Deployment found with the given ID' },
+      })
+    }
+    const app = await h.get('/v2/applications/12345/deployments/1.json', { method: 'DELETE' })
+    expect(app.status).toBe(404)
+    expect(await app.json()).toEqual({ error: { title: 'No Application found with the given ID' } })
+  })
+})
