@@ -134,6 +134,29 @@ describe('v2bridge serve and demo', () => {
   })
 })
 
+describe('the demo end to end, over HTTP', () => {
+  it('explain shows the NRQL the simulator then receives, and the report page lists the calls', async () => {
+    const t = io({ PORT: '0', SIM_PORT: '0' })
+    const demo = (await main(['demo'], t.io)) as Running
+    running.push(demo)
+    const simulator = /NerdGraph simulator +(\S+)\/graphql/.exec(t.text())![1]!
+    const headers = { 'X-Api-Key': DEMO_KEYS.all, 'User-Agent': 'python-requests/2.31' }
+    const call = `${demo.url}/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher&values[]=call_count&from=2026-11-20T10:00:00%2B00:00&to=2026-11-20T11:00:00%2B00:00`
+    const explained = await fetch(call, { headers: { ...headers, 'X-V2bridge-Explain': '1' } })
+    const { explain } = (await explained.json()) as { explain: { nerdgraph: { nrql: string[] }[] } }
+    await fetch(`${simulator}/_sim/reset`, { method: 'POST' })
+
+    expect((await fetch(call, { headers })).status).toBe(200)
+    const stats = (await (await fetch(`${simulator}/_sim/stats`)).json()) as { queries: string[] }
+    expect([...stats.queries].sort()).toEqual([...explain.nerdgraph[0]!.nrql].sort())
+
+    const page = await (await fetch(`${demo.url}/v2bridge/report`, { headers })).text()
+    expect(page).toContain('<code>GET /v2/applications/{application_id}/metrics/data</code>')
+    expect(page).toContain('client Python')
+    expect(page).toContain('<code>HttpDispatcher</code>')
+  })
+})
+
 describe('the v2bridge bin', () => {
   const bin = fileURLToPath(new URL('../../bin/v2bridge.js', import.meta.url))
   const run = (args: string[]) =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DEMO_KEYS, harness } from '../helpers/harness'
+import { apmGuid } from '../../src/simulator'
 
 const appId = 9045822
 const window = 'from=2026-11-20T10:00:00%2B00:00&to=2026-11-20T11:00:00%2B00:00'
@@ -129,5 +130,26 @@ describe('explain mode', () => {
     expect(res.status).toBe(200)
     const { explain } = (await res.json()) as Explained
     expect(explain.nerdgraph.map((n) => n.operation)).toEqual(['ShowApplication'])
+  })
+})
+
+describe('explain mode for writes', () => {
+  it('plans a deployment without creating it: the mutation is shown, never sent', async () => {
+    const h = harness()
+    const guid = apmGuid(1000001, appId)
+    const before = h.dataset.deployments.of(guid).length
+    const res = await h.get(`/v2/applications/${appId}/deployments.json`, {
+      method: 'POST',
+      headers: { ...explainHeaders, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ deployment: { revision: 'v42', user: 'ci' } }),
+    })
+    expect(res.status).toBe(200)
+    const { explain } = (await res.json()) as Explained
+    expect(explain.operation).toMatchObject({ method: 'POST', answer: 'served' })
+    const [mutation] = explain.nerdgraph
+    expect(mutation!.kind).toBe('mutation')
+    expect(JSON.stringify(mutation!.variables)).toContain('v42')
+    expect(mutation!.curl).toContain('-H "API-Key: $NEW_RELIC_USER_KEY"')
+    expect(h.dataset.deployments.of(guid)).toHaveLength(before)
   })
 })
