@@ -9,12 +9,27 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { clientFamily } from '../../mappings/client-families'
 import type { Env } from '../env'
 import { explainHeader } from '../explain'
-import { shapeOf, type CallEvent } from './entries'
+import { entryKey, shapeOf, type CallEvent } from './entries'
 import type { ReportStore } from './store'
 
 export type StoreOf = (c: Context<Env>) => ReportStore
 
+/** Past this many, the memo of sampled entries and client families starts over. */
+const memoLimit = 10_000
+
 export function recordCalls(storeOf: StoreOf): MiddlewareHandler<Env> {
+  // The report keeps one sample of documents per entry: shaped once per entry and app, not per call.
+  const sampled = new Set<string>()
+  const families = new Map<string, string>()
+  const familyOf = (header = '') => {
+    const ua = header.slice(0, 256) // bounds the memo's memory against long, ever-new headers
+    let family = families.get(ua)
+    if (family === undefined) {
+      if (families.size >= memoLimit) families.clear()
+      families.set(ua, (family = clientFamily(ua)))
+    }
+    return family
+  }
   return async (c, next) => {
     await next()
     const keyHash = c.get('keyHash')
@@ -32,8 +47,15 @@ export function recordCalls(storeOf: StoreOf): MiddlewareHandler<Env> {
       parameters: [...names].sort(),
       metricNames: row.path.endsWith('/metrics/data') ? (params?.list('names') ?? []) : [],
       valueTypes: row.path.endsWith('/metrics/data') ? (params?.list('values') ?? []) : [],
-      client: clientFamily(c.req.header('user-agent')),
-      documents: (c.get('sent') ?? []).map(shapeOf),
+      client: familyOf(c.req.header('user-agent')),
+      documents: [],
+    }
+    const sent = c.get('sent') ?? []
+    const sample = `${keyHash} ${entryKey(call)}`
+    if (sent.length && !sampled.has(sample)) {
+      if (sampled.size >= memoLimit) sampled.clear()
+      sampled.add(sample)
+      call.documents = sent.map(shapeOf)
     }
     const pending = storeOf(c).record(keyHash, call)
     if (pending) waitUntil(c, pending)
