@@ -97,6 +97,11 @@ export function topologyFrom(appId: number, rows: readonly MemberRow[]): Topolog
  * (possibly empty) application. */
 const topologyKey = (app: ResolvedApplication) => `${app.accountId}:${app.appId}`
 
+/** Whether the application's hosts are cached, fresh or stale (src/metrics/cold-scope.ts). */
+export function hasTopology(c: Context<Env>, app: ResolvedApplication): boolean {
+  return c.get('caches').topologies.lookup(c.get('keyHash'), topologyKey(app)) !== undefined
+}
+
 export function rememberTopology(c: Context<Env>, app: ResolvedApplication, topology: Topology) {
   c.get('caches').topologies.set(c.get('keyHash'), topologyKey(app), topology)
 }

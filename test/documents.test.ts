@@ -35,6 +35,7 @@ export const sentDocuments: Record<string, string> = {
   metricData1: metricDataDocument(1, false),
   metricData1Known: metricDataDocument(1, true),
   metricData3Known: metricDataDocument(3, true),
+  metricData1KnownMembers: metricDataDocument(1, true, true),
   metricNames: metricNamesDocument,
   listDeployments: listDeploymentsDocument,
   createDeployment: createDeploymentDocument,

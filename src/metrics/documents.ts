@@ -13,11 +13,16 @@ export {
 } from '../nrql-document'
 
 /** `timeout: 30` stays inside NerdGraph's 5–120 s clamp (nerdgraph.md §4). With `known`, each data
- * alias `qN` has a twin `kN` asking which of its names the scope has reported (src/metrics/plan.ts). */
-function build(aliases: number, known: boolean): string {
+ * alias `qN` has a twin `kN` asking which of its names the scope has reported (src/metrics/plan.ts);
+ * with `members`, alias `members` lists the application's hosts and instances
+ * (src/metrics/cold-scope.ts). */
+function build(aliases: number, known: boolean, members = false): string {
   const indexes = Array.from({ length: aliases }, (_, i) => i)
   const prefixes = known ? ['q', 'k'] : ['q']
-  const names = prefixes.flatMap((p) => indexes.map((i) => `${p}${i}`))
+  const names = [
+    ...prefixes.flatMap((p) => indexes.map((i) => `${p}${i}`)),
+    ...(members ? ['members'] : []),
+  ]
   const variables = names.map((n) => `$${n}: Nrql!`).join(', ')
   const fields = names.map((n) => `${n}: nrql(query: $${n}, timeout: 30) { results }`)
   return gql`
@@ -36,11 +41,12 @@ const built = new Map<string, string>([
   ['1 false', build(1, false)],
 ])
 
-/** The metric-data document with `aliases` NRQL data queries, and their known-names twins. */
-export function metricDataDocument(aliases: number, known: boolean): string {
-  const key = `${aliases} ${known}`
+/** The metric-data document with `aliases` NRQL data queries, their known-names twins, and the
+ * application's members. */
+export function metricDataDocument(aliases: number, known: boolean, members = false): string {
+  const key = `${aliases} ${known}${members ? ' members' : ''}`
   let document = built.get(key)
-  if (!document) built.set(key, (document = build(aliases, known)))
+  if (!document) built.set(key, (document = build(aliases, known, members)))
   return document
 }
 

@@ -25,6 +25,9 @@ export interface MetricScope {
   guid: string
   host?: string
   instanceName?: string
+  /** Split by these attributes too, for a host or instance not resolved yet: its rows are picked
+   * from the answer (src/metrics/cold-scope.ts). */
+  facetBy?: readonly ('host' | 'instanceName')[]
 }
 
 export interface MetricDataRequest {
@@ -130,7 +133,8 @@ function metricDataNrql(items: string[], names: string[], scope: MetricScope, ra
     // Unscoped rollups only: the scoped copies of Datastore/External rows would count calls twice
     // (nerdgraph.md §3.1 "Scoped metrics"; v2 data.json has no scope parameter).
     `scope IS NULL AND metricTimesliceName IN ${quoteList(names)} ` +
-    `FACET metricTimesliceName SINCE ${range.start} UNTIL ${range.end}${series} LIMIT MAX`
+    `FACET ${['metricTimesliceName', ...(scope.facetBy ?? [])].join(', ')} ` +
+    `SINCE ${range.start} UNTIL ${range.end}${series} LIMIT MAX`
   )
 }
 
@@ -192,8 +196,9 @@ export function planMetricNames(scope: MetricScope, filter: string | undefined, 
 function metricNamesNrql(scope: MetricScope, clauses: string[], now: number): string {
   const until = Math.floor(now / 60_000) * 60_000
   const where = [scopeWhere(scope), 'newrelic.timeslice.value IS NOT NULL', ...clauses]
+  const facet = scope.facetBy?.length ? ` FACET ${scope.facetBy.join(', ')} LIMIT MAX` : ''
   return (
     `SELECT uniques(metricTimesliceName, ${metricNamesLimit}) AS 'names' FROM Metric ` +
-    `WHERE ${where.join(' AND ')} SINCE ${until - metricNamesWindowMs} UNTIL ${until}`
+    `WHERE ${where.join(' AND ')} SINCE ${until - metricNamesWindowMs} UNTIL ${until}${facet}`
   )
 }

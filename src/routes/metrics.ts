@@ -13,7 +13,8 @@ import {
   namesPageSize,
   toV2MetricNames,
 } from '../metrics/names'
-import { planMetricData } from '../metrics/plan'
+import { coldMetricData, coldTarget } from '../metrics/cold-scope'
+import { planMetricData, type MetricDataRequest, type MetricScope } from '../metrics/plan'
 import { metricDataRequest, metricNamesRequest } from '../metrics/request'
 import { toV2MetricData } from '../metrics/reshape'
 import { applicationScope, hostScope, instanceScope } from '../metrics/scope'
@@ -25,14 +26,15 @@ export const metrics = new Hono<Env>()
 
 const read = ['GET', 'POST']
 
-/** The three scopes share both routes; only the path and the scope resolver differ. */
+/** The three scopes share both routes; only the path, the scope resolver and the split of a cold
+ * call (src/metrics/cold-scope.ts) differ. */
 const scopes = [
-  ['/applications/:id', applicationScope],
-  ['/applications/:id/hosts/:hostId', hostScope],
-  ['/applications/:id/instances/:instanceId', instanceScope],
+  ['/applications/:id', applicationScope, undefined],
+  ['/applications/:id/hosts/:hostId', hostScope, 'host'],
+  ['/applications/:id/instances/:instanceId', instanceScope, 'instance'],
 ] as const
 
-for (const [base, scopeOf] of scopes) {
+for (const [base, scopeOf, split] of scopes) {
   metrics.on(read, `${base}/metrics`, async (c) => {
     const request = metricNamesRequest(c.get('params'), namesPageSize)
     const names = await listMetricNames(c, await scopeOf(c), request.name)
@@ -43,10 +45,9 @@ for (const [base, scopeOf] of scopes) {
 
   metrics.on(read, `${base}/metrics/data`, async (c) => {
     const request = metricDataRequest(c.get('params'), Date.now())
-    const scope = await scopeOf(c)
-    const plan = planMetricData(request, scope, cachedMetricNames(c, scope))
-    const { data } = await queryApplication<MetricDataData>(c, plan.document, plan.variables)
-    const body = toV2MetricData(plan, data)
+    const cold = split && (await coldTarget(c, split))
+    const answer = cold ? await coldMetricData(c, request, cold) : undefined
+    const body = answer ?? (await metricData(c, request, await scopeOf(c)))
     const found = (body['metric_data'] as { metrics_found: unknown[] }).metrics_found
     if (found.length === 0) await confirmApplication(c, appIdOf(c))
     return respond(c, body)
@@ -54,6 +55,12 @@ for (const [base, scopeOf] of scopes) {
 }
 
 const appIdOf = (c: Context<Env>) => pathId(c.req.param('id'), titles.noApplication)
+
+async function metricData(c: Context<Env>, request: MetricDataRequest, scope: MetricScope) {
+  const plan = planMetricData(request, scope, cachedMetricNames(c, scope))
+  const { data } = await queryApplication<MetricDataData>(c, plan.document, plan.variables)
+  return toV2MetricData(plan, data)
+}
 
 function linkHeaders(c: Context<Env>, links: PageLinks): Record<string, string> {
   const url = new URL(c.req.url)
