@@ -48,6 +48,8 @@ const usagesGone =
 const entity = ['actor.entitySearch', 'actor.entity', 'actor.account.nrql'] as const
 const nrql = ['actor.account.nrql'] as const
 const deployments = ['actor.entity.deploymentSearch'] as const
+const users = ['actor.organization.userManagement.authenticationDomains'] as const
+const keyCheck = ['actor.user'] as const
 
 /** One row per v2 operation; order follows the explorer's resources. */
 // prettier-ignore
@@ -75,32 +77,32 @@ export const operations = [
   { method: 'DELETE', path: '/v2/applications/{application_id}/deployments/{id}', resource: 'application_deployments', summary: 'Delete deployment', answer: 'served', nerdgraph: deployments }, // answers 409: NerdGraph deployments are immutable
   { method: 'POST', path: '/deployments', resource: 'application_deployments', summary: 'Record deployment (legacy API v0)', answer: 'unsupported', source: 'New Relic docs "Legacy deployments API v0"; newrelic_api README' },
   // key_transactions
-  { method: 'GET', path: '/v2/key_transactions', resource: 'key_transactions', summary: 'List key transactions', answer: 'unsupported' },
-  { method: 'GET', path: '/v2/key_transactions/{id}', resource: 'key_transactions', summary: 'Show key transaction', answer: 'unsupported' },
+  { method: 'GET', path: '/v2/key_transactions', resource: 'key_transactions', summary: 'List key transactions', answer: 'served', nerdgraph: ['actor.entitySearch', 'actor.entities', 'actor.account.nrql'], postReads: true },
+  { method: 'GET', path: '/v2/key_transactions/{id}', resource: 'key_transactions', summary: 'Show key transaction', answer: 'served', nerdgraph: entity },
   // browser_applications
-  { method: 'GET', path: '/v2/browser_applications', resource: 'browser_applications', summary: 'List browser applications', answer: 'unsupported' },
-  { method: 'POST', path: '/v2/browser_applications', resource: 'browser_applications', summary: 'Create browser application', answer: 'unsupported' },
+  { method: 'GET', path: '/v2/browser_applications', resource: 'browser_applications', summary: 'List browser applications', answer: 'served', nerdgraph: ['actor.entitySearch', 'actor.entities'] },
+  { method: 'POST', path: '/v2/browser_applications', resource: 'browser_applications', summary: 'Create browser application', answer: 'served', nerdgraph: ['agentApplicationCreateBrowser', 'actor.accounts'] },
   // mobile_applications
-  { method: 'GET', path: '/v2/mobile_applications', resource: 'mobile_applications', summary: 'List mobile applications', answer: 'unsupported' },
-  { method: 'GET', path: '/v2/mobile_applications/{id}', resource: 'mobile_applications', summary: 'Show mobile application', answer: 'unsupported' },
-  { method: 'GET', path: '/v2/mobile_applications/{mobile_application_id}/metrics', resource: 'mobile_applications', summary: 'Mobile metric names', answer: 'unsupported' },
-  { method: 'GET', path: '/v2/mobile_applications/{mobile_application_id}/metrics/data', resource: 'mobile_applications', summary: 'Mobile metric data', answer: 'unsupported' },
-  { method: 'POST', path: '/v2/mobile_applications', resource: 'mobile_applications', summary: 'Create mobile application', answer: 'unsupported', source: 'New Relic docs "Migrate from REST API v2 to NerdGraph" (agentApplicationCreateMobile)' },
+  { method: 'GET', path: '/v2/mobile_applications', resource: 'mobile_applications', summary: 'List mobile applications', answer: 'served', nerdgraph: ['actor.entitySearch'] },
+  { method: 'GET', path: '/v2/mobile_applications/{id}', resource: 'mobile_applications', summary: 'Show mobile application', answer: 'served', nerdgraph: ['actor.entitySearch'] },
+  { method: 'GET', path: '/v2/mobile_applications/{mobile_application_id}/metrics', resource: 'mobile_applications', summary: 'Mobile metric names', answer: 'served', nerdgraph: ['actor.entitySearch', 'actor.account.nrql'], postReads: true },
+  { method: 'GET', path: '/v2/mobile_applications/{mobile_application_id}/metrics/data', resource: 'mobile_applications', summary: 'Mobile metric data', answer: 'served', nerdgraph: ['actor.entitySearch', 'actor.account.nrql'], postReads: true },
+  { method: 'POST', path: '/v2/mobile_applications', resource: 'mobile_applications', summary: 'Create mobile application', answer: 'served', nerdgraph: ['agentApplicationCreateMobile', 'actor.accounts'], source: 'New Relic docs "Migrate from REST API v2 to NerdGraph" (agentApplicationCreateMobile)' },
   // users
-  { method: 'GET', path: '/v2/users', resource: 'users', summary: 'List users', answer: 'unsupported' },
-  { method: 'GET', path: '/v2/users/{id}', resource: 'users', summary: 'Show user', answer: 'unsupported' },
+  { method: 'GET', path: '/v2/users', resource: 'users', summary: 'List users', answer: 'served', nerdgraph: users, postReads: true },
+  { method: 'GET', path: '/v2/users/{id}', resource: 'users', summary: 'Show user', answer: 'served', nerdgraph: users },
   { method: 'POST', path: '/v2/users/{id}/reset_password', resource: 'users', summary: 'Reset password', answer: 'unsupported' },
-  // servers (product retired 2018-05-15)
-  { method: 'GET', path: '/v2/servers', resource: 'servers', summary: 'List servers', answer: 'unsupported' },
-  { method: 'GET', path: '/v2/servers/{id}', resource: 'servers', summary: 'Show server', answer: 'unsupported' },
-  { method: 'PUT', path: '/v2/servers/{id}', resource: 'servers', summary: 'Update server', answer: 'unsupported' },
-  { method: 'DELETE', path: '/v2/servers/{id}', resource: 'servers', summary: 'Delete server', answer: 'unsupported' },
-  { method: 'GET', path: '/v2/servers/{server_id}/metrics', resource: 'servers', summary: 'Server metric names', answer: 'unsupported' },
-  { method: 'GET', path: '/v2/servers/{server_id}/metrics/data', resource: 'servers', summary: 'Server metric data', answer: 'unsupported' },
+  // servers (product retired 2018-05-15): served as an empty list, every ID 404 (src/servers/servers.ts)
+  { method: 'GET', path: '/v2/servers', resource: 'servers', summary: 'List servers', answer: 'served', nerdgraph: keyCheck, postReads: true },
+  { method: 'GET', path: '/v2/servers/{id}', resource: 'servers', summary: 'Show server', answer: 'served', nerdgraph: keyCheck },
+  { method: 'PUT', path: '/v2/servers/{id}', resource: 'servers', summary: 'Update server', answer: 'served', nerdgraph: keyCheck },
+  { method: 'DELETE', path: '/v2/servers/{id}', resource: 'servers', summary: 'Delete server', answer: 'served', nerdgraph: keyCheck },
+  { method: 'GET', path: '/v2/servers/{server_id}/metrics', resource: 'servers', summary: 'Server metric names', answer: 'served', nerdgraph: keyCheck, postReads: true },
+  { method: 'GET', path: '/v2/servers/{server_id}/metrics/data', resource: 'servers', summary: 'Server metric data', answer: 'served', nerdgraph: keyCheck, postReads: true },
   // labels (New Relic docs "Labels and rollups": end of life 31 March 2020; entity tags replace them)
-  { method: 'GET', path: '/v2/labels', resource: 'labels', summary: 'List labels', answer: 'unsupported' },
-  { method: 'PUT', path: '/v2/labels', resource: 'labels', summary: 'Create label', answer: 'unsupported' },
-  { method: 'DELETE', path: '/v2/labels/{key}', resource: 'labels', summary: 'Delete label', answer: 'unsupported' },
+  { method: 'GET', path: '/v2/labels', resource: 'labels', summary: 'List labels', answer: 'served', nerdgraph: ['actor.entitySearch'] },
+  { method: 'PUT', path: '/v2/labels', resource: 'labels', summary: 'Create label', answer: 'served', nerdgraph: ['actor.entities', 'taggingAddTagsToEntity'] },
+  { method: 'DELETE', path: '/v2/labels/{key}', resource: 'labels', summary: 'Delete label', answer: 'served', nerdgraph: ['actor.entitySearch', 'taggingDeleteTagValuesFromEntity'] },
   // plugins and components (retired; newrelic-client-go documents their 410)
   { method: 'GET', path: '/v2/plugins', resource: 'plugins', summary: 'List plugins', answer: 'retired', title: pluginsGone },
   { method: 'GET', path: '/v2/plugins/{id}', resource: 'plugins', summary: 'Show plugin', answer: 'retired', title: pluginsGone },

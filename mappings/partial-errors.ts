@@ -23,10 +23,21 @@ export const partialErrorPolicies = {
   ApplicationHosts: 'fail', // a failed NRQL alias would list no hosts: looks like none exist
   Nrql: 'fail', // one query, one answer: nothing to keep if it failed
   AccountInsights: 'fail', // as ListApplications: a failed alias would hide hosts of an account
-  ApplicationCursor: 'fail', // a failed cursor walk must not look like the end of the list
   MetricData: 'fail', // a failed alias would turn found metrics into metrics_not_found
   ListDeployments: 'fail', // a failed search would look like an application without deployments
   CreateDeployment: 'tolerate', // the route answers a refused mutation as v2 does (404 or 422)
+  FindEntity: 'fail', // a failed search must not become the resource's 404
+  SearchCursor: 'fail', // a failed cursor walk must not look like the end of the list
+  ListKeyTransactions: 'fail', // a partial page would hide key transactions
+  KeyTransactionDetails: 'fail', // a failed alias would show key transactions without summaries
+  Users: 'tolerate', // a key that may not read users still gets 200 and an empty list (key probes)
+  ListBrowserApplications: 'fail', // a partial page would hide browser applications
+  BrowserApplicationDetails: 'fail', // a failed alias would list apps without loader scripts
+  ListMobileApplications: 'fail', // a partial page would hide mobile applications
+  LabelSearch: 'fail', // a partial page would drop labels
+  LabelEntities: 'fail', // a missing application must not look untagged
+  KeyCheck: 'fail', // only asks whether NerdGraph accepts the key
+  ShowKeyTransaction: 'fail', // a failed summary would show a reporting KT without figures
 } as const satisfies Record<string, PartialErrorPolicy>
 
 export const defaultPartialErrorPolicy: PartialErrorPolicy = 'fail'

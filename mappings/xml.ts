@@ -50,4 +50,15 @@ export const integerFields = new Set([
   't',
   'f',
   'launch_count', // metric value counts (mappings/value-types.ts `count: true`)
+  'active_users', // mobile_summary and crash_summary counts (contract §2.12)
+  'crash_count',
+  'unresolved_crash_count',
+  'applications', // label links and health buckets: application IDs (GO labels_test.go)
+  'green',
+  'orange',
+  'red',
+  'gray',
+  'apm',
+  'agents',
+  'synthetics',
 ])

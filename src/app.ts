@@ -31,6 +31,12 @@ import { explorer } from './routes/explorer'
 import { explainMode, withExplainPrefix } from './explain'
 import { deployments } from './routes/deployments'
 import { recordCalls, reportRoutes, reportStores, type ReportStore } from './report'
+import { keyTransactions } from './routes/key-transactions'
+import { users } from './routes/users'
+import { servers } from './routes/servers'
+import { browserApplications } from './routes/browser-applications'
+import { mobileApplications } from './routes/mobile-applications'
+import { labels } from './routes/labels'
 
 export interface AppOptions {
   /** Fixed configuration (Node entry, tests); otherwise read from Worker bindings. */
@@ -168,6 +174,12 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.route('/v2', hosts)
   app.route('/v2', deployments)
   app.route('/', explorer)
+  app.route('/v2', keyTransactions)
+  app.route('/v2', users)
+  app.route('/v2', servers)
+  app.route('/v2', browserApplications)
+  app.route('/v2', mobileApplications)
+  app.route('/v2', labels)
 
   app.notFound((c) => {
     const format = c.get('format') ?? formatOf(urlOf(c.req.raw).pathname, undefined) ?? 'json'

@@ -6,7 +6,8 @@
 import type { Refreshes } from './background'
 import { PartitionedCache } from './cache'
 import type { AccountInsights } from './applications/members'
-import type { CursorWalk } from './applications/list'
+import type { CursorWalk } from './search-pages'
+import type { TaggedEntity } from './labels/documents'
 import type { ResolvedApplication } from './resolve'
 import type { Topology } from './topology'
 
@@ -21,7 +22,7 @@ export function createCaches() {
     }),
     /** the accounts a key sees. */
     accounts: new PartitionedCache<number[]>({ freshMs: 10 * minute, maxBytes: 2 ** 20 }),
-    /** entity-search cursors and last page per query (applications/list.ts). */
+    /** entity-search cursors and last page per query (src/search-pages.ts). */
     cursors: new PartitionedCache<CursorWalk>({ freshMs: 10 * minute, maxBytes: 4 * 2 ** 20 }),
     /** per account: members and browser figures of every application, for list pages. Fresh for
      * 5 minutes, past any exporter's scrape interval (mrf/newrelic-exporter and ContaAzul's default to
@@ -37,6 +38,20 @@ export function createCaches() {
       freshMs: 15 * minute,
       staleMs: 45 * minute,
       maxBytes: 16 * 2 ** 20,
+    }),
+    /** per kind and GUID: fields entity search lacks (src/entity-details.ts); they rarely change. */
+    entityDetails: new PartitionedCache<unknown>({ freshMs: 60 * minute, maxBytes: 8 * 2 ** 20 }),
+    /** per search query: APM applications and their tags, for labels (src/labels/labels.ts). */
+    taggedApplications: new PartitionedCache<TaggedEntity[]>({
+      freshMs: minute,
+      maxBytes: 8 * 2 ** 20,
+    }),
+    /** per kind and GUID: v2 summaries of the last minutes (key transactions). */
+    summaries: new PartitionedCache<unknown>({ freshMs: minute, maxBytes: 8 * 2 ** 20 }),
+    /** per domain, type and v2 ID: account and GUID of a non-APM entity; IDs are stable. */
+    resolved: new PartitionedCache<{ accountId: number; guid: string }>({
+      freshMs: 60 * minute,
+      maxBytes: 2 ** 20,
     }),
     /** per application: hosts and instances; hosts come and go slowly. */
     topologies: new PartitionedCache<Topology>({

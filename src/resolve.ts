@@ -118,12 +118,13 @@ export async function confirmApplication(c: Context<Env>, appId: number): Promis
 }
 
 /**
- * A NerdGraph query about one application. NerdGraph refuses an account the key cannot see
- * (FORBIDDEN → 403); for a pinned account that means the application is not the caller's, which v2
- * answers with 404 (contract §2.2), on every route under `/applications/{id}`.
+ * A NerdGraph query about one entity of the caller's. NerdGraph refuses an account the key cannot
+ * see (FORBIDDEN → 403); for a pinned account that means the entity is not the caller's, which v2
+ * answers with the resource's 404 (contract §2.2).
  */
-export async function queryApplication<T>(
+export async function queryOwned<T>(
   c: Context<Env>,
+  notFoundTitle: string,
   document: string,
   variables: Record<string, unknown>,
   options?: QueryOptions
@@ -131,9 +132,19 @@ export async function queryApplication<T>(
   try {
     return await c.get('nerdgraph').query<T>(document, variables, options)
   } catch (err) {
-    if (isForbiddenAccount(err)) throw new V2Error(404, titles.noApplication)
+    if (isForbiddenAccount(err)) throw new V2Error(404, notFoundTitle)
     throw err
   }
+}
+
+/** A query about one application, on every route under `/applications/{id}`. */
+export function queryApplication<T>(
+  c: Context<Env>,
+  document: string,
+  variables: Record<string, unknown>,
+  options?: QueryOptions
+): Promise<NerdGraphResult<T>> {
+  return queryOwned<T>(c, titles.noApplication, document, variables, options)
 }
 
 /** Records a resolution learnt elsewhere (e.g. from a list page), saving a later search. */

@@ -5,20 +5,40 @@
 import { buildSchema, parse, validate, type GraphQLSchema } from 'graphql'
 import { describe, expect, it } from 'vitest'
 import {
-  accountsDocument,
   hostsDocument,
   insightsDocument,
   listApplicationsDocument,
   showApplicationDocument,
 } from '../src/applications/documents'
-import { listDocuments } from '../src/applications/list'
 import { createDeploymentDocument, listDeploymentsDocument } from '../src/deployments/documents'
+
 import { metricDataDocument, metricNamesDocument } from '../src/metrics/documents'
 import { nrqlDocument } from '../src/nrql-document'
 import { resolveDocuments } from '../src/resolve'
 import { doctorDocuments } from '../src/cli/doctor-documents'
 import { SCHEMA_SDL } from '../src/simulator'
 import { realSchema } from './helpers/real-schema'
+import { accountsDocument } from '../src/accounts'
+import { detailsPart } from '../src/entity-details'
+import {
+  detailSelection,
+  listKeyTransactionsDocument,
+  pageExtrasDocument,
+  showKeyTransactionDocument,
+} from '../src/key-transactions/documents'
+import { findEntityDocument } from '../src/resolve-entity'
+import { searchCursorDocument } from '../src/search-pages'
+import { keyCheckDocument } from '../src/servers/servers'
+import {
+  browserDetailsDocument,
+  createBrowserApplicationDocument,
+  listBrowserApplicationsDocument,
+} from '../src/browser-applications/browser-applications'
+import {
+  createMobileApplicationDocument,
+  listMobileApplicationsDocument,
+} from '../src/mobile-applications/mobile-applications'
+import { usersDocument } from '../src/users/users'
 
 export const sentDocuments: Record<string, string> = {
   accounts: accountsDocument,
@@ -30,7 +50,6 @@ export const sentDocuments: Record<string, string> = {
   show: showApplicationDocument,
   hosts: hostsDocument,
   nrql: nrqlDocument,
-  nextCursor: listDocuments.nextCursorDocument,
   findApplication: resolveDocuments.findApplicationDocument,
   metricData1: metricDataDocument(1, false),
   metricData1Known: metricDataDocument(1, true),
@@ -40,6 +59,25 @@ export const sentDocuments: Record<string, string> = {
   listDeployments: listDeploymentsDocument,
   createDeployment: createDeploymentDocument,
   ...doctorDocuments,
+  findEntity: findEntityDocument,
+  searchCursor: searchCursorDocument,
+  listKeyTransactions: listKeyTransactionsDocument,
+  showKeyTransaction: showKeyTransactionDocument,
+  keyTransactionDetails: pageExtrasDocument(
+    detailsPart(
+      Array.from({ length: 30 }, (_, i) => `g${i}`),
+      detailSelection
+    ),
+    2
+  ),
+  users: usersDocument,
+  listBrowserApplications: listBrowserApplicationsDocument,
+  browserDetails: browserDetailsDocument(30),
+  createBrowserApplication: createBrowserApplicationDocument,
+  listMobileApplications: listMobileApplicationsDocument,
+  createMobileApplication: createMobileApplicationDocument,
+  keyCheck: keyCheckDocument,
+  keyTransactionSummariesOnly: pageExtrasDocument(detailsPart([], detailSelection), 1),
 }
 
 function errorsOf(schema: GraphQLSchema, doc: string): string[] {

@@ -7,6 +7,8 @@ import { createMetricStore, dataWindow } from './metric-store'
 import type { Account, Application, Instance } from './model'
 import { MINUTE } from './timeslices'
 import type { MetricRow, MetricStore } from './types'
+import { createResources, type Resources } from './resources'
+import { apmEntity, type SimEntity } from './sim-entity'
 
 export const DEFAULT_SEED = 20250415
 
@@ -44,7 +46,13 @@ export interface Dataset {
   updateApplication(appId: number, changes: ApplicationChanges): void
   /** agentApplicationDelete: the app leaves search, entity lookups and NRQL. */
   deleteApplication(appId: number): void
-  /** Undoes every write (POST /_sim/reset): seeded deployments, original settings, no deletions. */
+  /** Key transactions, browser and mobile applications, users, and what mutations changed. */
+  readonly resources: Resources
+  /** Every searchable entity: APM applications and resources/. */
+  entities(): readonly SimEntity[]
+  entityByGuid(guid: string): SimEntity | undefined
+  /** Undoes every write (POST /_sim/reset): seeded deployments, original settings, no deletions,
+   * seeded tags, no created browser or mobile applications. */
   reset(): void
 }
 
@@ -84,19 +92,29 @@ export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now)
   }
   let byAccount = group(byId.values())
   const appsOf = (accountId: number) => byAccount.get(accountId) ?? []
+  const resources = createResources(base, ACCOUNTS, seed, now)
   // Timeslices come from the original apps (a new apdex T does not rewrite history).
   const store = createMetricStore(
     (accountId) => appsOf(accountId).map((app) => original.get(app.id)!),
-    now
+    now,
+    resources.rows
   )
   const showcase = SHOWCASE.map((spec) => original.get(spec.id)!)
   const deployments = createDeploymentStore(showcase, seed, ctx.anchor)
+  let apmEntities: SimEntity[] | undefined
   const replace = (next: Map<number, Application>) => {
     byId = next
     byAccount = group(byId.values())
+    apmEntities = undefined
   }
+  const entities = (): SimEntity[] => [
+    ...(apmEntities ??= [...byId.values()].map((app) =>
+      apmEntity(dataset, app, () => resources.state.tags(app.guid) ?? app.tags)
+    )),
+    ...resources.entities(),
+  ]
 
-  return {
+  const dataset: Dataset = {
     seed,
     accounts: ACCOUNTS,
     applications: (accountId) => (accountId === undefined ? [...byId.values()] : appsOf(accountId)),
@@ -145,9 +163,14 @@ export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now)
     deleteApplication(appId) {
       replace(new Map([...byId].filter(([id]) => id !== appId)))
     },
+    resources,
+    entities,
+    entityByGuid: (guid) => entities().find((e) => e.guid === guid),
     reset() {
       replace(new Map(original))
       deployments.reset()
+      resources.state.reset()
     },
   }
+  return dataset
 }

@@ -1,5 +1,5 @@
 /** @module simulator/entity-search — the subset of the entity search query language the simulator accepts. */
-import type { Application } from './model'
+import type { SimEntity } from './sim-entity'
 
 /** Thrown for search syntax outside the subset; the resolver turns it into errorClass INVALID_INPUT. */
 export class SearchSyntaxError extends Error {}
@@ -10,19 +10,19 @@ interface Condition {
   op: 'eq' | 'in' | 'like'
   values: Value[]
 }
-export type SearchPredicate = (app: Application) => boolean
+export type SearchPredicate = (entity: SimEntity) => boolean
 
 /** Attributes usable in a query [doc: migrate-to-nerdgraph.mdx; change-tracking/config/nerdgraph.mdx]. */
-const FIELDS: Record<string, (app: Application) => string | string[]> = {
-  id: (app) => app.guid,
-  domain: () => 'APM',
-  type: () => 'APPLICATION',
-  accountId: (app) => String(app.accountId),
-  domainId: (app) => String(app.id),
-  reporting: (app) => String(app.reporting),
-  language: (app) => app.language,
-  name: (app) => app.name,
-  alertSeverity: (app) => app.alertSeverity,
+const FIELDS: Record<string, (e: SimEntity) => string | string[]> = {
+  id: (e) => e.guid,
+  domain: (e) => e.domain,
+  type: (e) => e.type,
+  accountId: (e) => String(e.accountId),
+  domainId: (e) => e.domainId,
+  reporting: (e) => String(e.reporting),
+  language: (e) => (e.language === null ? [] : e.language),
+  name: (e) => e.name,
+  alertSeverity: (e) => e.alertSeverity,
 }
 
 const TOKEN = /\s*(?:('(?:[^'\\]|\\.)*')|(-?\d+(?:\.\d+)?)|([A-Za-z_][\w.]*)|(=|\(|\)|,)|(\S))/y
@@ -47,12 +47,12 @@ function literal(token: string | undefined): Value {
   throw new SearchSyntaxError(`expected a value, found '${token}'`)
 }
 
-function attribute(field: string): (app: Application) => string | string[] {
+function attribute(field: string): (e: SimEntity) => string | string[] {
   const direct = FIELDS[field]
   if (direct) return direct
   if (field.startsWith('tags.')) {
     const key = field.slice(5)
-    return (app) => [...(app.tags.find((t) => t.key === key)?.values ?? [])]
+    return (e) => [...(e.tags().find((t) => t.key === key)?.values ?? [])]
   }
   throw new SearchSyntaxError(`unsupported attribute '${field}'`)
 }
@@ -121,11 +121,11 @@ function predicate(condition: Condition): SearchPredicate {
   const read = attribute(condition.field)
   if (condition.op === 'like') {
     const test = like(String(condition.values[0]))
-    return (app) => test(String(read(app)))
+    return (e) => test(String(read(e)))
   }
   const wanted = new Set(condition.values.map((v) => String(v).toLowerCase()))
-  return (app) => {
-    const actual = read(app)
+  return (e) => {
+    const actual = read(e)
     return (Array.isArray(actual) ? actual : [actual]).some((v) => wanted.has(v.toLowerCase()))
   }
 }
@@ -133,5 +133,5 @@ function predicate(condition: Condition): SearchPredicate {
 /** Compiles a search query; an empty query matches every entity. Throws SearchSyntaxError. */
 export function compileSearch(query: string | null | undefined): SearchPredicate {
   const predicates = parse(query ?? '').map(predicate)
-  return (app) => predicates.every((p) => p(app))
+  return (e) => predicates.every((p) => p(e))
 }

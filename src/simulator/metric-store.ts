@@ -53,7 +53,9 @@ function* appRows(
 /** A MetricStore over the given apps; `now` bounds the data to the last complete minute. */
 export function createMetricStore(
   appsOf: (accountId: number) => readonly Application[],
-  now: () => number
+  now: () => number,
+  /** Rows of other entities of the account (key transactions, mobile applications). */
+  extra?: (accountId: number, since: number, until: number, hint: ScanHint) => Iterable<MetricRow>
 ): MetricStore {
   return {
     *scan(hint: ScanHint): Generator<MetricRow> {
@@ -68,6 +70,7 @@ export function createMetricStore(
         if (guids && !guids.has(app.guid)) continue
         yield* appRows(app, since, until, hint)
       }
+      if (extra) yield* extra(hint.accountId, since, until, hint)
     },
   }
 }

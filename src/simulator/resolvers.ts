@@ -2,12 +2,12 @@
 import { GraphQLError } from 'graphql'
 import type { Dataset } from './dataset'
 import { deploymentMutations } from './deployments'
-import { entityValue } from './entities'
 import type { Principal } from './keys'
 import { runNrql } from './nrql'
 import { entitySearch, type SearchArgs } from './search'
 import type { StatsRecorder } from './stats'
 import { NrqlError } from './types'
+import { resourceActorFields, resourceMutations } from './resources/resolvers'
 
 /** `actor.entities` takes at most 25 GUIDs [schema; nerdgraph.md §4]. */
 export const MAX_ENTITY_GUIDS = 25
@@ -36,9 +36,9 @@ function runNrqlField(accountId: number, query: string, ctx: GraphContext) {
   }
 }
 
-function visibleApp(ctx: GraphContext, guid: string) {
-  const app = ctx.dataset.applicationByGuid(guid)
-  return app && ctx.principal.accountIds.has(app.accountId) ? app : null
+function visibleEntity(ctx: GraphContext, guid: string) {
+  const entity = ctx.dataset.entityByGuid(guid)
+  return entity && ctx.principal.accountIds.has(entity.accountId) ? entity : null
 }
 
 const actor = {
@@ -57,8 +57,7 @@ const actor = {
     }
   },
   entity({ guid }: { guid: string }, ctx: GraphContext) {
-    const app = visibleApp(ctx, guid)
-    return app ? entityValue(ctx.dataset, app, 'ApmApplicationEntity') : null
+    return visibleEntity(ctx, guid)?.value('entity') ?? null
   },
   entities({ guids }: { guids: (string | null)[] }, ctx: GraphContext) {
     if (guids.length > MAX_ENTITY_GUIDS) {
@@ -66,17 +65,19 @@ const actor = {
     }
     const unique = [...new Set(guids.filter((g): g is string => typeof g === 'string'))]
     return unique.flatMap((guid) => {
-      const app = visibleApp(ctx, guid)
-      return app ? [entityValue(ctx.dataset, app, 'ApmApplicationEntity')] : []
+      const entity = visibleEntity(ctx, guid)
+      return entity ? [entity.value('entity')] : []
     })
   },
   entitySearch: (args: SearchArgs, ctx: GraphContext) =>
     entitySearch(ctx.dataset, ctx.principal.accountIds, args),
+  ...resourceActorFields,
 }
 
 /** Root value: graphql-js calls function-valued fields with (args, context, info). */
 export const rootValue = {
   ...deploymentMutations,
+  ...resourceMutations,
   actor: () => actor,
   requestContext: (_: unknown, ctx: GraphContext) => ({
     userId: String(ctx.principal.user.id),

@@ -1,5 +1,6 @@
 /** @module simulator/schema — the NerdGraph SDL subset the simulator executes (names and types from the April 2025 schema). */
 import { DEPLOYMENTS_SDL } from './schema-deployments'
+import { RESOURCES_MUTATIONS_SDL, RESOURCES_SDL } from './schema-resources'
 
 /**
  * Every type, field, argument and enum value here exists with the same type in
@@ -323,4 +324,8 @@ export const SCHEMA_SDL = /* GraphQL */ `
     nextCursor: String
   }
   ${DEPLOYMENTS_SDL}
+  ${RESOURCES_SDL}
+  extend type RootMutationType {
+    ${RESOURCES_MUTATIONS_SDL}
+  }
 `

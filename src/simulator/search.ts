@@ -1,9 +1,9 @@
 /** @module simulator/search — `actor.entitySearch`: filter, sort and cursor pages of 200. */
 import { GraphQLError } from 'graphql'
 import type { Dataset } from './dataset'
-import { decodeOffset, encodeOffset, entityValue } from './entities'
+import { decodeOffset, encodeOffset } from './entities'
 import { compileSearch, SearchSyntaxError } from './entity-search'
-import type { Application } from './model'
+import type { SimEntity } from './sim-entity'
 import { hashString } from './prng'
 
 /** Entity search returns 200 entities per page [issue: newrelic/newrelic-client-go#1068]. */
@@ -25,20 +25,20 @@ export interface SearchArgs {
 const SEVERITY_ORDER = ['CRITICAL', 'WARNING', 'NOT_ALERTING', 'NOT_CONFIGURED']
 
 /** Sort keys per EntitySearchSortCriteria; MOST_RELEVANT falls back to the name. */
-const SORT_KEYS: Record<Criterion, (app: Application) => string | number> = {
-  ALERT_SEVERITY: (app) => SEVERITY_ORDER.indexOf(app.alertSeverity),
-  DOMAIN: () => 'APM',
-  MOST_RELEVANT: (app) => app.name.toLowerCase(),
-  NAME: (app) => app.name.toLowerCase(),
-  REPORTING: (app) => (app.reporting ? 0 : 1),
-  TYPE: () => 'APPLICATION',
+const SORT_KEYS: Record<Criterion, (e: SimEntity) => string | number> = {
+  ALERT_SEVERITY: (e) => SEVERITY_ORDER.indexOf(e.alertSeverity),
+  DOMAIN: (e) => e.domain,
+  MOST_RELEVANT: (e) => e.name.toLowerCase(),
+  NAME: (e) => e.name.toLowerCase(),
+  REPORTING: (e) => (e.reporting ? 0 : 1),
+  TYPE: (e) => e.type,
 }
 
-function tagKey(tag: string): (app: Application) => string {
-  return (app) => app.tags.find((t) => t.key === tag)?.values[0] ?? ''
+function tagKey(tag: string): (e: SimEntity) => string {
+  return (e) => e.tags().find((t) => t.key === tag)?.values[0] ?? ''
 }
 
-function comparator(args: SearchArgs): (a: Application, b: Application) => number {
+function comparator(args: SearchArgs): (a: SimEntity, b: SimEntity) => number {
   const withDirection = (args.sortByWithDirection ?? []).filter((s): s is SortArg => s !== null)
   const criteria: SortArg[] = withDirection.length
     ? withDirection
@@ -47,7 +47,7 @@ function comparator(args: SearchArgs): (a: Application, b: Application) => numbe
     key: c.tag ? tagKey(c.tag) : SORT_KEYS[c.attribute ?? 'NAME'],
     sign: c.direction === 'DESC' ? -1 : 1,
   }))
-  keys.push({ key: SORT_KEYS.NAME, sign: 1 }, { key: (app) => app.guid, sign: 1 })
+  keys.push({ key: SORT_KEYS.NAME, sign: 1 }, { key: (e) => e.guid, sign: 1 })
   return (a, b) => {
     for (const { key, sign } of keys) {
       const x = key(a)
@@ -60,7 +60,7 @@ function comparator(args: SearchArgs): (a: Application, b: Application) => numbe
 
 /** The EntitySearch value; `results(cursor)` pages through the sorted matches. */
 export function entitySearch(dataset: Dataset, visible: ReadonlySet<number>, args: SearchArgs) {
-  let matches: (app: Application) => boolean
+  let matches: (e: SimEntity) => boolean
   try {
     matches = compileSearch(args.query)
   } catch (err) {
@@ -70,8 +70,8 @@ export function entitySearch(dataset: Dataset, visible: ReadonlySet<number>, arg
     })
   }
   const found = dataset
-    .applications()
-    .filter((app) => visible.has(app.accountId) && matches(app))
+    .entities()
+    .filter((e) => visible.has(e.accountId) && matches(e))
     .sort(comparator(args))
   const limit = args.options?.limit
   const size = limit != null && limit > 0 ? Math.min(limit, SEARCH_PAGE) : SEARCH_PAGE
@@ -83,9 +83,7 @@ export function entitySearch(dataset: Dataset, visible: ReadonlySet<number>, arg
       const offset = cursor ? decodeOffset(prefix, cursor) : 0
       const next = offset + size
       return {
-        entities: found
-          .slice(offset, next)
-          .map((app) => entityValue(dataset, app, 'ApmApplicationEntityOutline')),
+        entities: found.slice(offset, next).map((e) => e.value('outline')),
         nextCursor: next < found.length ? encodeOffset(prefix, next) : null,
       }
     },

@@ -14,6 +14,7 @@ type Modules = {
 
 /** Extra query parameters a route needs to return data rather than 422. */
 const extraQuery: Record<string, string> = {
+  '/v2/mobile_applications/:id/metrics/data': 'names[]=Session/Start&values[]=call_count',
   '/v2/applications/:id/metrics/data': 'names[]=HttpDispatcher&values[]=call_count',
   '/v2/applications/:id/hosts/:hostId/metrics/data': 'names[]=HttpDispatcher&values[]=call_count',
   '/v2/applications/:id/instances/:instanceId/metrics/data':
@@ -63,7 +64,8 @@ describe('isolation of cached answers between keys', () => {
     const routes = warm.app.routes.filter((r) => r.method === 'GET' && r.path.startsWith('/v2/'))
     expect(routes.length).toBeGreaterThan(0)
 
-    /** A concrete path for a route: `:id` is a production app; other IDs come from key A's lists. */
+    /** A concrete path for a route: an application's `:id` is a production app; other IDs come
+     * from key A's lists (the first item, which for these lists is a production one). */
     const concrete = async (pattern: string): Promise<string> => {
       let path = ''
       for (const segment of pattern.split('/').slice(1)) {
@@ -71,7 +73,11 @@ describe('isolation of cached answers between keys', () => {
           path += `/${segment}`
           continue
         }
-        if (segment === ':id') {
+        if (path === '/v2/servers') {
+          path += '/1' // no server exists: every ID answers 404 to every key
+          continue
+        }
+        if (segment === ':id' && path === '/v2/applications') {
           path += `/${prodApp.id}`
           continue
         }
@@ -103,17 +109,28 @@ describe('isolation of cached answers between keys', () => {
 
     const cold = bridge(await freshProcess())
     for (const path of paths) {
-      expect(warmA.get(path)!.status, `key A should see ${path}`).toBe(200)
+      const noServers = path.startsWith('/v2/servers/')
+      expect(warmA.get(path)!.status, `key A should see ${path}`).toBe(noServers ? 404 : 200)
       const coldB = await cold.get(path, DEMO_KEYS.one)
       expect(warmB.get(path), path).toEqual(coldB)
       if (listPaths.has(path)) {
         const items = Object.values(JSON.parse(coldB.body) as object).find(Array.isArray) as {
           id: number
         }[]
-        expect(items.length).toBeGreaterThan(0)
-        for (const item of items)
-          expect(cold.sim.dataset.application(item.id)?.accountId).toBe(1000002)
-      } else {
+        if (path !== '/v2/servers.json') expect(items.length).toBeGreaterThan(0)
+        for (const item of items) {
+          if (path === '/v2/users.json') continue // users belong to the organization, not an account
+          if (path === '/v2/labels.json') {
+            const ids = (item as unknown as { links: { applications: number[] } }).links
+              .applications
+            for (const id of ids) expect(cold.sim.dataset.application(id)?.accountId).toBe(1000002)
+            continue
+          }
+          const entity = cold.sim.dataset.entities().find((e) => Number(e.domainId) === item.id)
+          expect(entity?.accountId, path).toBe(1000002)
+        }
+      } else if (!path.startsWith('/v2/users/')) {
+        // (users belong to the organization, which both demo keys share)
         expect(coldB.status, `key B must not see production app ${path}`).toBe(404)
       }
     }

@@ -10,7 +10,7 @@ import { browserNrql } from '../../src/applications/browser'
 import { planMetricData, planMetricNames } from '../../src/metrics/plan'
 import { quote, quoteList } from '../../src/nrql'
 import { compileSearch } from '../../src/simulator/entity-search'
-import type { Application } from '../../src/simulator'
+import type { SimEntity } from '../../src/simulator/sim-entity'
 import { parseNrql, type Condition, type NrqlQuery } from '../../src/simulator/nrql'
 import { membersNrql } from '../../src/topology'
 import { harness } from '../helpers/harness'
@@ -193,15 +193,18 @@ describe('NRQL builders of the routes', () => {
   it('entity search: a name or language filter never escapes its clause', () => {
     const app = (accountId: number, name: string, language: string) =>
       ({
-        id: 7,
+        domainId: '7',
+        domain: 'APM',
+        type: 'APPLICATION',
         accountId,
         name,
         guid: 'G',
         language,
         reporting: true,
         alertSeverity: 'NOT_ALERTING',
-        tags: [],
-      }) as unknown as Application
+        tags: () => [],
+        value: () => ({}),
+      }) satisfies SimEntity
     const ascii = fc.string({
       unit: fc.constantFrom("'", '\\', '%', '_', ' ', 'a', 'B', ')', ','),
       maxLength: 12,

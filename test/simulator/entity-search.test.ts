@@ -4,7 +4,7 @@ import { compileSearch, normalizeLike, SearchSyntaxError } from '../../src/simul
 import { at, fixedSimulator, gql } from './graphql-client'
 
 const sim = fixedSimulator()
-const apps = sim.dataset.applications()
+const apps = sim.dataset.entities().filter((e) => e.domain === 'APM')
 const names = (query: string) => apps.filter(compileSearch(query)).map((a) => a.name)
 
 describe('entity search query language', () => {
@@ -115,9 +115,9 @@ describe('actor.entitySearch', () => {
   })
 
   it('rejects a cursor that belongs to another search', async () => {
-    const first = await walk('accountId = 1000001')
+    const first = await walk("domain = 'APM' AND accountId = 1000001")
     expect(first.pages.length).toBe(3)
-    const { body: page } = await gql(sim, SEARCH, { q: 'accountId = 1000001' })
+    const { body: page } = await gql(sim, SEARCH, { q: "domain = 'APM' AND accountId = 1000001" })
     const cursor = at(page.data, 'actor', 'entitySearch', 'results', 'nextCursor')
     const { body } = await gql(sim, SEARCH, { q: "language = 'java'", c: cursor })
     expect(body.errors?.[0]?.extensions).toEqual({ errorClass: 'INVALID_INPUT' })

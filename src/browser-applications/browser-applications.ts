@@ -1,0 +1,181 @@
+/**
+ * @module browser-applications/browser-applications
+ * `GET /v2/browser_applications` and `POST /v2/browser_applications` (New Relic docs "Add or list
+ * browser apps (API v2)"). A list page is one entity search (domain BROWSER); the loader script
+ * lives only on the entity (`browserProperties`), fetched for the page's missing GUIDs and cached.
+ * Creation is `agentApplicationCreateBrowser` with the Lite loader: "you can only instrument basic
+ * page load timing" (same docs page).
+ */
+import { gql } from 'graphql-request'
+import type { Context } from 'hono'
+import { writeAccount } from '../accounts'
+import { idList } from '../applications/plan'
+import { createName } from '../create-params'
+import { cachedDetails, detailsFrom, detailsPart, rememberDetails } from '../entity-details'
+import type { Env } from '../env'
+import { V2Error } from '../errors'
+import { linkHeader } from '../link-header'
+import { quote, quoteList } from '../nrql'
+import { pageParam } from '../params'
+import { pinnedAccount } from '../resolve'
+import { lastPage, learnPage, searchCursor, v2Id } from '../search-pages'
+
+export const listBrowserApplicationsDocument = gql`
+  query ListBrowserApplications($query: String!, $cursor: String) {
+    actor {
+      entitySearch(query: $query, sortByWithDirection: [{ attribute: NAME, direction: ASC }]) {
+        count
+        results(cursor: $cursor) {
+          nextCursor
+          entities {
+            guid
+            name
+          }
+        }
+      }
+    }
+  }
+`
+
+export const browserDetailSelection =
+  'guid ... on BrowserApplicationEntity { browserProperties { jsConfig jsLoaderScript } }'
+
+export const browserDetailsDocument = (n: number) => {
+  const part = detailsPart(
+    Array.from({ length: n }, (_, i) => String(i)),
+    browserDetailSelection
+  )
+  return gql`query BrowserApplicationDetails(${part.vars.slice(2)}) { actor { ${part.fields} } }`
+}
+
+export const createBrowserApplicationDocument = gql`
+  mutation CreateBrowserApplication($accountId: Int!, $name: String!) {
+    agentApplicationCreateBrowser(
+      accountId: $accountId
+      name: $name
+      settings: { loaderType: LITE }
+    ) {
+      guid
+      name
+      settings {
+        loaderScript
+      }
+    }
+  }
+`
+
+interface Details {
+  guid: string
+  browserProperties: { jsConfig: unknown; jsLoaderScript: string | null } | null
+}
+
+interface ListData {
+  actor: {
+    entitySearch: {
+      count: number
+      results: { nextCursor: string | null; entities: { guid: string; name: string }[] }
+    } | null
+  }
+}
+
+interface CreateData {
+  agentApplicationCreateBrowser: {
+    guid: string
+    name: string
+    settings: { loaderScript: string | null } | null
+  } | null
+}
+
+/**
+ * v2's `browser_monitoring_key` has no NerdGraph field (nerdgraph.md §1.7); it is the browser
+ * license key, which the agent configuration carries: `jsConfig.licenseKey`, else the
+ * `licenseKey:"…"` of the loader script [INFERRED, v2 contract §7 proposal].
+ */
+export function browserMonitoringKey(jsConfig: unknown, loader: string | null | undefined): string {
+  const fromConfig = (jsConfig as { licenseKey?: unknown } | null)?.licenseKey
+  if (typeof fromConfig === 'string') return fromConfig
+  return /licenseKey\s*:\s*"([^"]+)"/.exec(loader ?? '')?.[1] ?? ''
+}
+
+export function toV2BrowserApplication(
+  guid: string,
+  name: string,
+  jsConfig: unknown,
+  loader: string | null | undefined
+) {
+  return {
+    id: v2Id(guid),
+    name,
+    browser_monitoring_key: browserMonitoringKey(jsConfig, loader),
+    loader_script: loader ?? '',
+  }
+}
+
+export function browserSearchQuery(p: { name?: string; ids?: number[] }, accountId?: number) {
+  const clauses = [`domain = 'BROWSER'`, `type = 'APPLICATION'`]
+  if (accountId !== undefined) clauses.push(`accountId = ${quote(accountId)}`)
+  if (p.ids?.length) clauses.push(`domainId IN ${quoteList(p.ids)}`)
+  if (p.name) clauses.push(`name LIKE ${quote(`%${p.name}%`)}`)
+  return clauses.join(' AND ')
+}
+
+const kind = 'BROWSER'
+
+export async function listBrowserApplications(c: Context<Env>) {
+  const p = c.get('params')
+  const page = pageParam(p)
+  const name = p.get('filter[name]')?.trim() || undefined
+  const ids = idList(p, 'filter[ids]', 'filter[id]')
+  const query = browserSearchQuery(
+    { ...(name ? { name } : {}), ...(ids ? { ids } : {}) },
+    pinnedAccount(c)
+  )
+  const cursor = await searchCursor(c, query, page)
+  if (cursor === null) return { body: { browser_applications: [] }, link: undefined }
+  const { data } = await c
+    .get('nerdgraph')
+    .query<ListData>(listBrowserApplicationsDocument, { query, cursor: cursor ?? null })
+  const search = data.actor.entitySearch
+  learnPage(c, query, page, search)
+  // filter[name] is a plain case-insensitive substring (the docs' "simple string match").
+  const entities = (search?.results.entities ?? []).filter(
+    (e) => !name || e.name.toLowerCase().includes(name.toLowerCase())
+  )
+  const missing = entities.filter((e) => !cachedDetails(c, kind, e.guid)).map((e) => e.guid)
+  if (missing.length) {
+    const part = detailsPart(missing, browserDetailSelection)
+    const res = await c
+      .get('nerdgraph')
+      .query<{ actor: Record<string, unknown> }>(
+        browserDetailsDocument(missing.length),
+        part.variables
+      )
+    for (const d of detailsFrom<Details>(res.data.actor)) rememberDetails(c, kind, d.guid, d)
+  }
+  const records = entities.map((e) => {
+    const d = cachedDetails<Details>(c, kind, e.guid)
+    return toV2BrowserApplication(
+      e.guid,
+      e.name,
+      d?.browserProperties?.jsConfig,
+      d?.browserProperties?.jsLoaderScript
+    )
+  })
+  const link = linkHeader(new URL(c.req.url), c.req.raw.headers, p.entries(), {
+    page,
+    lastPage: lastPage(search?.count),
+  })
+  return { body: { browser_applications: records }, link }
+}
+
+export async function createBrowserApplication(c: Context<Env>) {
+  const name = createName(c.get('params'), ['browser_application'])
+  const accountId = await writeAccount(c)
+  const { data } = await c
+    .get('nerdgraph')
+    .query<CreateData>(createBrowserApplicationDocument, { accountId, name })
+  const created = data.agentApplicationCreateBrowser
+  if (!created) throw new V2Error(502, 'NerdGraph did not create the browser application')
+  const loader = created.settings?.loaderScript
+  return { browser_application: toV2BrowserApplication(created.guid, created.name, null, loader) }
+}

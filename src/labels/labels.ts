@@ -1,0 +1,162 @@
+/**
+ * @module labels/labels
+ * `GET /v2/labels`, `PUT /v2/labels` and `DELETE /v2/labels/{key}` over entity tags of APM
+ * applications (v2 contract: New Relic docs "Create labels for apps (API v2)"; create answers 201,
+ * or 304 when every application already carries the label; delete answers the label removed, 404
+ * when no application carries it). Labels aggregate every application, so a list reads every
+ * search page of the key's applications, cached a minute; writes always read them fresh.
+ */
+import type { Context } from 'hono'
+import { idList } from '../applications/plan'
+import { detailsFrom, detailsPart } from '../entity-details'
+import type { Env } from '../env'
+import { V2Error, titles } from '../errors'
+import { linkHeader } from '../link-header'
+import type { V2Params } from '../params'
+import { pageParam } from '../params'
+import { pinnedAccount, resolveApplication } from '../resolve'
+import { lastPage, searchPageSize } from '../search-pages'
+import { gql } from 'graphql-request'
+import {
+  labelEntitiesSelection,
+  labelSearchDocument,
+  taggingDocument,
+  type LabelSearchData,
+  type TaggedEntity,
+  type TaggingData,
+} from './documents'
+import { isSystemKey, labelsOf, toV2Label, type Label } from './reshape'
+
+export const noLabel = 'No Label found with the given ID' // v2 contract §8 item 2 [UNCONFIRMED proposal]
+
+/** The search pages a label list reads at most (200 applications each). */
+const maxPages = 100
+
+async function taggedApplications(c: Context<Env>, fresh: boolean): Promise<TaggedEntity[]> {
+  const account = pinnedAccount(c)
+  const query = `domain = 'APM' AND type = 'APPLICATION'${account === undefined ? '' : ` AND accountId = ${account}`}`
+  const cache = c.get('caches').taggedApplications
+  const hit = fresh ? undefined : cache.get(c.get('keyHash'), query)
+  if (hit) return hit
+  const all: TaggedEntity[] = []
+  let cursor: string | null = null
+  for (let n = 0; n < maxPages; n++) {
+    const { data }: { data: LabelSearchData } = await c
+      .get('nerdgraph')
+      .query<LabelSearchData>(labelSearchDocument, { query, cursor })
+    all.push(...(data.actor.entitySearch?.results.entities ?? []))
+    cursor = data.actor.entitySearch?.results.nextCursor ?? null
+    if (!cursor) break
+  }
+  cache.set(c.get('keyHash'), query, all)
+  return all
+}
+
+export async function listLabels(c: Context<Env>) {
+  const p = c.get('params')
+  const page = pageParam(p)
+  const labels = labelsOf(await taggedApplications(c, false))
+  const slice = labels.slice((page - 1) * searchPageSize, page * searchPageSize)
+  const link = linkHeader(new URL(c.req.url), c.req.raw.headers, p.entries(), {
+    page,
+    lastPage: lastPage(labels.length),
+  })
+  return { body: { labels: slice.map(toV2Label) }, link }
+}
+
+function invalid(message: string): V2Error {
+  return new V2Error(422, 'Validation failed', { messages: [message] })
+}
+
+/** `{"label": {"category", "name", "links": {"applications": [ids]}}}`, JSON or form fields. */
+function labelParams(p: V2Params) {
+  if (!p.entries().some(([k]) => k.startsWith('label['))) {
+    throw new V2Error(400, 'missing parameter: label') // docs-website issue #7091 shape
+  }
+  const category = p.get('label[category]')?.trim() ?? ''
+  const name = p.get('label[name]')?.trim() ?? ''
+  if (!category) throw invalid("Category can't be blank")
+  if (!name) throw invalid("Name can't be blank")
+  // NerdGraph refuses `:` in a tag key and caps keys at 128, values at 256 characters (the
+  // TaggingMutationErrorType docs); checked first so a write is never half-done.
+  if (category.includes(':') || category.length > 128) throw invalid('Category is invalid')
+  if (name.length > 256) throw invalid('Name is too long')
+  if (isSystemKey(category)) throw invalid(`Category ${category} is reserved by New Relic`)
+  const ids = idList(p, 'label[links][applications]') ?? []
+  if (ids.length === 0) throw invalid('Links must name at least one application')
+  return { category, name, ids }
+}
+
+/** Runs one tagging mutation on every GUID; any refusal fails the call with NerdGraph's types. */
+async function tag(c: Context<Env>, mutation: 'add' | 'delete', guids: string[], tags: unknown) {
+  if (guids.length === 0) return
+  const variables = Object.fromEntries(guids.map((g, i) => [`g${i}`, g]))
+  const { data } = await c
+    .get('nerdgraph')
+    .query<TaggingData>(taggingDocument(mutation, guids.length), { ...variables, tags })
+  const errors = Object.values(data).flatMap((r) => r?.errors ?? [])
+  c.get('caches').taggedApplications.clear()
+  if (errors.length) {
+    throw new V2Error(502, 'NerdGraph refused to change the tags', {
+      messages: errors.map((e) => e.type),
+    })
+  }
+}
+
+const entitiesDocument = (n: number) => {
+  const part = detailsPart(
+    Array.from({ length: n }, (_, i) => String(i)),
+    labelEntitiesSelection
+  )
+  return gql`query LabelEntities(${part.vars.slice(2)}) { actor { ${part.fields} } }`
+}
+
+export async function createLabel(
+  c: Context<Env>
+): Promise<{ status: 201 | 304; body?: Record<string, unknown> }> {
+  const { category, name, ids } = labelParams(c.get('params'))
+  const resolved = []
+  for (const id of ids) resolved.push(await resolveApplication(c, id))
+  const part = detailsPart(
+    resolved.map((r) => r.guid),
+    labelEntitiesSelection
+  )
+  const { data } = await c
+    .get('nerdgraph')
+    .query<{ actor: Record<string, unknown> }>(entitiesDocument(resolved.length), part.variables)
+  const entities = detailsFrom<TaggedEntity>(data.actor)
+  if (entities.length !== new Set(resolved.map((r) => r.guid)).size) {
+    throw new V2Error(404, titles.noApplication)
+  }
+  const has = (e: TaggedEntity) =>
+    (e.tags ?? []).some((t) => t.key === category && t.values.includes(name))
+  const missing = entities.filter((e) => !has(e))
+  if (missing.length === 0) return { status: 304 }
+  await tag(
+    c,
+    'add',
+    missing.map((e) => e.guid),
+    [{ key: category, values: [name] }]
+  )
+  const label: Label = { category, name, apps: entities }
+  return { status: 201, body: { label: toV2Label(label) } }
+}
+
+export async function deleteLabel(c: Context<Env>) {
+  const key = c.req.param('key') ?? ''
+  const colon = key.indexOf(':')
+  if (colon <= 0 || isSystemKey(key.slice(0, colon))) throw new V2Error(404, noLabel)
+  const label = labelsOf(await taggedApplications(c, true)).find(
+    (l) => l.category === key.slice(0, colon) && l.name === key.slice(colon + 1)
+  )
+  if (!label) throw new V2Error(404, noLabel)
+  await tag(
+    c,
+    'delete',
+    label.apps.map((a) => a.guid),
+    [{ key: label.category, value: label.name }]
+  )
+  return { label: toV2Label(label) }
+}
+
+export const labelDocuments = { entitiesDocument }

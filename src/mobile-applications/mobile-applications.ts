@@ -1,0 +1,216 @@
+/**
+ * @module mobile-applications/mobile-applications
+ * `GET /v2/mobile_applications[/{id}]` and `POST /v2/mobile_applications` (v2 contract §2.12:
+ * the JSON keys are `applications` / `application`, as JMOB reads them; New Relic docs "Migrate from
+ * REST API v2 to NerdGraph": entity search in domain MOBILE with `mobileSummary`, creation with
+ * `agentApplicationCreateMobile`). A page, or a show, is one entity search.
+ */
+import { gql } from 'graphql-request'
+import type { Context } from 'hono'
+import {
+  healthStatusBySeverity,
+  notReportingHealthStatus,
+  type AlertSeverity,
+} from '../../mappings/health-status'
+import { writeAccount } from '../accounts'
+import { idList } from '../applications/plan'
+import { createName } from '../create-params'
+import type { Env } from '../env'
+import { V2Error } from '../errors'
+import { linkHeader } from '../link-header'
+import { quote, quoteList } from '../nrql'
+import { pageParam } from '../params'
+import { pathId, pinnedAccount, queryOwned } from '../resolve'
+import type { EntityKind } from '../resolve-entity'
+import { lastPage, learnPage, searchCursor, v2Id } from '../search-pages'
+
+export const mobileKind: EntityKind = {
+  domain: 'MOBILE',
+  type: 'APPLICATION',
+  notFound: 'No Mobile Application found with the given ID', // v2 contract §8 item 2 [UNCONFIRMED proposal]
+}
+
+export const listMobileApplicationsDocument = gql`
+  query ListMobileApplications($query: String!, $cursor: String) {
+    actor {
+      entitySearch(query: $query, sortByWithDirection: [{ attribute: NAME, direction: ASC }]) {
+        count
+        results(cursor: $cursor) {
+          nextCursor
+          entities {
+            guid
+            name
+            reporting
+            alertSeverity
+            ... on MobileApplicationEntityOutline {
+              mobileSummary {
+                appLaunchCount
+                crashCount
+                crashRate
+                httpErrorRate
+                httpRequestCount
+                httpRequestRate
+                httpResponseTimeAverage
+                mobileSessionCount
+                networkFailureRate
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`
+
+export const createMobileApplicationDocument = gql`
+  mutation CreateMobileApplication($accountId: Int!, $name: String!) {
+    agentApplicationCreateMobile(accountId: $accountId, name: $name) {
+      guid
+      name
+      applicationToken
+    }
+  }
+`
+
+interface MobileSummary {
+  appLaunchCount: number | null
+  crashCount: number | null
+  crashRate: number | null
+  httpErrorRate: number | null
+  httpRequestCount: number | null
+  httpRequestRate: number | null
+  httpResponseTimeAverage: number | null
+  mobileSessionCount: number | null
+  networkFailureRate: number | null
+}
+
+interface MobileOutline {
+  guid: string
+  name: string
+  reporting: boolean | null
+  alertSeverity: string | null
+  mobileSummary?: MobileSummary | null
+}
+
+interface ListData {
+  actor: {
+    entitySearch: {
+      count: number
+      results: { nextCursor: string | null; entities: MobileOutline[] }
+    } | null
+  }
+}
+
+interface CreateData {
+  agentApplicationCreateMobile: { guid: string; name: string; applicationToken: string } | null
+}
+
+const n = (v: number | null | undefined) => v ?? 0
+
+/**
+ * Pure: outline → v2 record (contract §2.12 keys). The figures are NerdGraph's, unrounded as v2's
+ * rates were: `launch_count` and `active_users` its launches and sessions (NerdGraph counts no
+ * distinct users), `throughput` requests a minute, `response_time` seconds, `failed_call_rate` its
+ * network failure rate and `remote_error_rate` its HTTP error rate, both percentages. v2's
+ * `interaction_time` and `unresolved_crash_count` have no NerdGraph field and are left out.
+ */
+export function toV2MobileApplication(e: MobileOutline): Record<string, unknown> {
+  const reporting = e.reporting === true
+  const record: Record<string, unknown> = {
+    id: v2Id(e.guid),
+    name: e.name,
+    health_status: reporting
+      ? (healthStatusBySeverity[e.alertSeverity as AlertSeverity] ?? 'unknown')
+      : notReportingHealthStatus,
+    reporting,
+  }
+  const s = e.mobileSummary
+  if (reporting && s) {
+    const sessions = n(s.mobileSessionCount)
+    record['mobile_summary'] = {
+      active_users: sessions,
+      launch_count: n(s.appLaunchCount),
+      throughput: n(s.httpRequestRate),
+      response_time: n(s.httpResponseTimeAverage),
+      calls_per_session: sessions > 0 ? n(s.httpRequestCount) / sessions : 0,
+      failed_call_rate: n(s.networkFailureRate),
+      remote_error_rate: n(s.httpErrorRate),
+    }
+    record['crash_summary'] = {
+      supports_crash_data: true,
+      crash_count: n(s.crashCount),
+      crash_rate: n(s.crashRate),
+    }
+  }
+  return record
+}
+
+export function mobileSearchQuery(f: { name?: string; ids?: number[] }, accountId?: number) {
+  const clauses = [`domain = 'MOBILE'`, `type = 'APPLICATION'`]
+  if (accountId !== undefined) clauses.push(`accountId = ${quote(accountId)}`)
+  if (f.ids?.length) clauses.push(`domainId IN ${quoteList(f.ids)}`)
+  if (f.name) clauses.push(`name LIKE ${quote(`%${f.name}%`)}`)
+  return clauses.join(' AND ')
+}
+
+export async function listMobileApplications(c: Context<Env>) {
+  const p = c.get('params')
+  const page = pageParam(p)
+  const name = p.get('filter[name]')?.trim() || undefined
+  const ids = idList(p, 'filter[ids]', 'filter[id]')
+  const query = mobileSearchQuery(
+    { ...(name ? { name } : {}), ...(ids ? { ids } : {}) },
+    pinnedAccount(c)
+  )
+  const cursor = await searchCursor(c, query, page)
+  if (cursor === null) return { body: { applications: [] }, link: undefined }
+  const { data } = await c
+    .get('nerdgraph')
+    .query<ListData>(listMobileApplicationsDocument, { query, cursor: cursor ?? null })
+  const search = data.actor.entitySearch
+  learnPage(c, query, page, search)
+  const entities = (search?.results.entities ?? []).filter(
+    (e) => !name || e.name.toLowerCase().includes(name.toLowerCase())
+  )
+  const link = linkHeader(new URL(c.req.url), c.req.raw.headers, p.entries(), {
+    page,
+    lastPage: lastPage(search?.count),
+  })
+  return { body: { applications: entities.map(toV2MobileApplication) }, link }
+}
+
+export async function showMobileApplication(c: Context<Env>) {
+  const id = pathId(c.req.param('id'), mobileKind.notFound)
+  const query = mobileSearchQuery({ ids: [id] }, pinnedAccount(c))
+  const { data } = await queryOwned<ListData>(
+    c,
+    mobileKind.notFound,
+    listMobileApplicationsDocument,
+    {
+      query,
+      cursor: null,
+    }
+  )
+  const e = data.actor.entitySearch?.results.entities[0]
+  if (!e) throw new V2Error(404, mobileKind.notFound)
+  return { application: toV2MobileApplication(e) }
+}
+
+/** v2 contract §7 proposal: `{"mobile_application": {"name"}}`, also `{"application": {"name"}}`;
+ * the answer `{"application": {id, name, application_token}}` [UNCONFIRMED]. */
+export async function createMobileApplication(c: Context<Env>) {
+  const name = createName(c.get('params'), ['mobile_application', 'application'])
+  const accountId = await writeAccount(c)
+  const { data } = await c
+    .get('nerdgraph')
+    .query<CreateData>(createMobileApplicationDocument, { accountId, name })
+  const created = data.agentApplicationCreateMobile
+  if (!created) throw new V2Error(502, 'NerdGraph did not create the mobile application')
+  return {
+    application: {
+      id: v2Id(created.guid),
+      name: created.name,
+      application_token: created.applicationToken,
+    },
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * @module resolve-entity
+ * v2 ID of a key transaction, browser or mobile application → account and entity GUID
+ * (`acct|DOMAIN|TYPE|id`, nerdgraph.md §2). With a pinned account the GUID is computed; otherwise
+ * entity search finds it (`domainId = 'ID' AND domain = … AND type = …`) and it is cached per key.
+ */
+import { gql } from 'graphql-request'
+import type { Context } from 'hono'
+import type { Env } from './env'
+import { V2Error } from './errors'
+import type { NerdGraphResult } from './nerdgraph'
+import { quote } from './nrql'
+import { pathId, pinnedAccount, queryOwned } from './resolve'
+
+export interface EntityKind {
+  domain: string
+  type: string
+  /** The v2 404 title of this resource. */
+  notFound: string
+}
+
+export interface ResolvedEntity {
+  id: number
+  accountId: number
+  guid: string
+}
+
+export const findEntityDocument = gql`
+  query FindEntity($query: String!) {
+    actor {
+      entitySearch(query: $query) {
+        results {
+          entities {
+            guid
+            accountId
+          }
+        }
+      }
+    }
+  }
+`
+
+interface FindEntityData {
+  actor: { entitySearch: { results: { entities: { guid: string; accountId: number }[] } } | null }
+}
+
+export function entityGuid(kind: EntityKind, accountId: number, id: number): string {
+  return btoa(`${accountId}|${kind.domain}|${kind.type}|${id}`).replace(/=+$/, '')
+}
+
+/** Resolves the `:id` path parameter; unknown or malformed IDs are the resource's 404. */
+export async function resolveEntity(c: Context<Env>, kind: EntityKind): Promise<ResolvedEntity> {
+  const id = pathId(c.req.param('id'), kind.notFound)
+  const accountId = pinnedAccount(c)
+  if (accountId !== undefined) return { id, accountId, guid: entityGuid(kind, accountId, id) }
+  const key = `${kind.domain}|${kind.type}|${id}`
+  const cache = c.get('caches').resolved
+  const hit = cache.get(c.get('keyHash'), key)
+  if (hit) return { id, ...hit }
+  const { data } = await c.get('nerdgraph').query<FindEntityData>(
+    findEntityDocument,
+    {
+      query: `domainId = ${quote(id)} AND domain = ${quote(kind.domain)} AND type = ${quote(kind.type)}`,
+    },
+    { lookup: true }
+  )
+  const found = data.actor.entitySearch?.results.entities[0]
+  if (!found) throw new V2Error(404, kind.notFound)
+  cache.set(c.get('keyHash'), key, { accountId: found.accountId, guid: found.guid })
+  return { id, accountId: found.accountId, guid: found.guid }
+}
+
+/** A query about one resolved entity: an account the key cannot see reads as its 404. */
+export function queryEntity<T>(
+  c: Context<Env>,
+  kind: EntityKind,
+  document: string,
+  variables: Record<string, unknown>
+): Promise<NerdGraphResult<T>> {
+  return queryOwned<T>(c, kind.notFound, document, variables)
+}

@@ -1,0 +1,29 @@
+/**
+ * @module routes/browser-applications
+ * Browser applications: list (POST with `filter[…]` only reads, as on other lists) and create.
+ */
+import { Hono } from 'hono'
+import type { Env } from '../env'
+import {
+  createBrowserApplication,
+  listBrowserApplications,
+} from '../browser-applications/browser-applications'
+import { respond } from '../respond'
+
+export const browserApplications = new Hono<Env>()
+
+browserApplications.get('/browser_applications', async (c) => {
+  const { body, link } = await listBrowserApplications(c)
+  return respond(c, body, link ? { Link: link } : {})
+})
+
+/** A create carries `browser_application`; without it a POST reads the list (contract §1.3.3). */
+browserApplications.post('/browser_applications', async (c) => {
+  const creates = c
+    .get('params')
+    .entries()
+    .some(([k]) => k.startsWith('browser_application['))
+  if (creates) return respond(c, await createBrowserApplication(c), {}, 201)
+  const { body, link } = await listBrowserApplications(c)
+  return respond(c, body, link ? { Link: link } : {})
+})

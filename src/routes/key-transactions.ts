@@ -1,0 +1,17 @@
+/**
+ * @module routes/key-transactions
+ * Key transactions (contract §2.9); POST on the list path is a read (contract §1.3.3).
+ */
+import { Hono } from 'hono'
+import type { Env } from '../env'
+import { listKeyTransactions, showKeyTransaction } from '../key-transactions/load'
+import { respond } from '../respond'
+
+export const keyTransactions = new Hono<Env>()
+
+keyTransactions.on(['GET', 'POST'], '/key_transactions', async (c) => {
+  const { body, link } = await listKeyTransactions(c)
+  return respond(c, body, link ? { Link: link } : {})
+})
+
+keyTransactions.get('/key_transactions/:id', async (c) => respond(c, await showKeyTransaction(c)))

@@ -1,0 +1,18 @@
+/**
+ * @module routes/users
+ * Users (v2 contract: New Relic docs "List users on your account"); POST on the list path is a read
+ * (hubot-newrelic2 posts `filter[email]`).
+ */
+import { Hono } from 'hono'
+import type { Env } from '../env'
+import { respond } from '../respond'
+import { listUsers, showUser } from '../users/users'
+
+export const users = new Hono<Env>()
+
+users.on(['GET', 'POST'], '/users', async (c) => {
+  const { body, link } = await listUsers(c)
+  return respond(c, body, link ? { Link: link } : {})
+})
+
+users.get('/users/:id', async (c) => respond(c, await showUser(c)))

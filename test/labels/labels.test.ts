@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest'
+import { DEMO_KEYS, harness } from '../helpers/harness'
+import { expectStrictV2 } from '../helpers/strict-client'
+
+type H = ReturnType<typeof harness>
+interface Label {
+  key: string
+  category: string
+  name: string
+  application_health_status: Record<string, number[]>
+  links: { applications: number[]; servers: number[] }
+}
+
+const labels = async (h: H, path = '/v2/labels.json', init = {}) => {
+  const res = await h.get(path, init)
+  expect(res.status).toBe(200)
+  return ((await res.json()) as { labels: Label[] }).labels
+}
+
+const put = (h: H, label: unknown, init: { headers?: Record<string, string> } = {}) =>
+  h.get('/v2/labels.json', {
+    method: 'PUT',
+    body: JSON.stringify({ label }),
+    headers: { 'content-type': 'application/json', ...init.headers },
+  })
+
+const tagsOf = (h: H, appId: number) =>
+  h.dataset
+    .entities()
+    .find((e) => e.domain === 'APM' && e.domainId === String(appId))!
+    .tags()
+
+describe('GET /v2/labels', () => {
+  it('lists user tags of applications as labels, with health buckets and links', async () => {
+    const h = harness()
+    const list = await labels(h)
+    expectStrictV2({ labels: list }, 'labels')
+    expect(list.map((l) => l.key)).toEqual([
+      'Environment:Production',
+      'Environment:Staging',
+      'Team:Payments',
+      'Team:Storefront',
+    ])
+    expect(list[2]).toEqual({
+      key: 'Team:Payments',
+      category: 'Team',
+      name: 'Payments',
+      application_health_status: { green: [], orange: [9045893], red: [9045822], gray: [9702201] },
+      server_health_status: { green: [], orange: [], red: [], gray: [] },
+      origins: { apm: [9045822, 9045893, 9702201], synthetics: [], agents: [] },
+      links: { applications: [9045822, 9045893, 9702201], servers: [] },
+    })
+    const staging = await labels(h, '/v2/labels.json', { key: DEMO_KEYS.one })
+    expect(staging.find((l) => l.key === 'Team:Payments')?.links.applications).toEqual([9702201])
+    const xml = await (await h.get('/v2/labels.xml')).text()
+    expect(xml).toContain(
+      '<labels_response>\n  <labels>\n    <label>\n      <key>Environment:Production</key>'
+    )
+  })
+})
+
+describe('PUT /v2/labels', () => {
+  it('creates a label on the linked applications: 201, then 304 when nothing changes', async () => {
+    const h = harness()
+    const body = {
+      category: 'Production',
+      name: 'Main',
+      links: { applications: [9045851, 9045866], servers: [] },
+    }
+    const res = await put(h, body)
+    expect(res.status).toBe(201)
+    const created = (await res.json()) as { label: Label }
+    expect(created.label).toMatchObject({
+      key: 'Production:Main',
+      category: 'Production',
+      name: 'Main',
+      application_health_status: { green: [9045851, 9045866], orange: [], red: [], gray: [] },
+      links: { applications: [9045851, 9045866], servers: [] },
+    })
+    expect(tagsOf(h, 9045851)).toContainEqual({ key: 'Production', values: ['Main'] })
+    expect((await labels(h)).map((l) => l.key)).toContain('Production:Main')
+    const again = await put(h, body)
+    expect(again.status).toBe(304)
+    expect(await again.text()).toBe('')
+  })
+
+  it('refuses invalid labels with 422 or 400 before changing any tag', async () => {
+    const h = harness()
+    const before = h.sim.stats().graphqlRequests
+    for (const label of [
+      { category: 'Bad:Key', name: 'x', links: { applications: [9045851] } },
+      { category: 'language', name: 'x', links: { applications: [9045851] } },
+      { category: 'Team', name: ' ', links: { applications: [9045851] } },
+      { category: 'Team', name: 'x', links: { applications: [] } },
+    ]) {
+      const res = await put(h, label)
+      expect(res.status, JSON.stringify(label)).toBe(422)
+      expect(((await res.json()) as { error: { title: string } }).error.title).toBe(
+        'Validation failed'
+      )
+    }
+    const missing = await h.get('/v2/labels.json', {
+      method: 'PUT',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(missing.status).toBe(400)
+    expect(await missing.json()).toEqual({ error: { title: 'missing parameter: label' } })
+    expect(h.sim.stats().graphqlRequests).toBe(before)
+  })
+
+  it('answers 404 for an application the key cannot see, tagging nothing', async () => {
+    const h = harness()
+    const res = await put(
+      h,
+      { category: 'Team', name: 'X', links: { applications: [9702201, 9045822] } },
+      {
+        headers: { 'X-Api-Key': DEMO_KEYS.one },
+      }
+    )
+    expect(res.status).toBe(404)
+    expect(tagsOf(h, 9702201)).not.toContainEqual({
+      key: 'Team',
+      values: expect.arrayContaining(['X']),
+    })
+  })
+})
+
+describe('DELETE /v2/labels/{key}', () => {
+  it('removes the label from every application and answers it; 404 once gone', async () => {
+    const h = harness()
+    const res = await h.get('/v2/labels/Team:Payments.json', { method: 'DELETE' })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { label: Label }
+    expect(body.label.links.applications).toEqual([9045822, 9045893, 9702201])
+    for (const id of [9045822, 9045893, 9702201])
+      expect(tagsOf(h, id).map((t) => t.key)).not.toContain('Team')
+    expect(tagsOf(h, 9045822)).toContainEqual({ key: 'Environment', values: ['Production'] })
+    const again = await h.get('/v2/labels/Team%3APayments.json', { method: 'DELETE' })
+    expect(again.status).toBe(404)
+    expect(await again.json()).toEqual({ error: { title: 'No Label found with the given ID' } })
+    expect((await h.get('/v2/labels/language:java.json', { method: 'DELETE' })).status).toBe(404)
+  })
+})
