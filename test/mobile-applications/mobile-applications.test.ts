@@ -127,7 +127,9 @@ describe('mobile metric names and data', () => {
       '/v2/mobile_applications/601483762/metrics/data.json?name=Mobile/Crash/All&values[]=call_count&summarize=true'
     )
     const entity = h.dataset.entities().find((e) => e.domainId === '601483762')!
-    const nrql = h.sim.stats().queries.at(-1)!
+    const nrql = h.sim
+      .stats()
+      .queries.find((q) => q.includes('FACET metricTimesliceName') && !q.includes('uniques('))!
     const [, since, until] = /SINCE (\d+) UNTIL (\d+)/.exec(nrql)!.map(Number)
     const rows = [
       ...h.dataset.store.scan({
