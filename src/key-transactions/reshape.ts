@@ -8,7 +8,7 @@ import {
   type AlertSeverity,
 } from '../../mappings/health-status'
 import { decodeGuid } from '../identity'
-import { round3 } from '../numbers'
+import { round2, round3 } from '../numbers'
 import { formatTime } from '../time-range'
 import type { KeyTransactionDetails, KeyTransactionOutline } from './documents'
 import { summaryWindowMs } from './plan'
@@ -21,7 +21,7 @@ export const keyTransactionLinkTemplates = {
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
 
 function apdexScore(s: number, t: number, f: number): number {
-  return s + t + f > 0 ? round3((s + t / 2) / (s + t + f)) : 0
+  return s + t + f > 0 ? round2((s + t / 2) / (s + t + f)) : 0
 }
 
 /** The parent application's v2 ID: from its entity, else from its GUID (`acct|APM|APPLICATION|id`). */
@@ -61,7 +61,7 @@ export function toV2KeyTransaction(
       response_time: round3(num(row?.['duration']) * 1000), // timeslice seconds → v2 ms
       throughput: round3(calls / minutes), // calls per minute
       error_rate: calls > 0 ? round3((num(row?.['errors']) / calls) * 100) : 0, // a percentage
-      apdex_target: d?.apdexTarget ?? 0,
+      apdex_target: round2(d?.apdexTarget ?? 0),
       apdex_score: apdexScore(num(row?.['s']), num(row?.['t']), num(row?.['f'])),
     }
     const [bs, bt, bf] = [num(row?.['bs']), num(row?.['bt']), num(row?.['bf'])]
@@ -70,7 +70,7 @@ export function toV2KeyTransaction(
       record['end_user_summary'] = {
         response_time: round3(num(row?.['pageLoad'])), // seconds, as application end_user_summary
         throughput: round3(pageViews / minutes),
-        apdex_target: d?.browserApdexTarget ?? 0,
+        apdex_target: round2(d?.browserApdexTarget ?? 0),
         apdex_score: apdexScore(bs, bt, bf),
       }
     }
