@@ -95,6 +95,65 @@ const deployment = {
   user: 'user (null when absent)',
   timestamp: 'timestamp (epoch ms → +00:00)',
   'links.application': 'the path application ID',
+/** Key transactions (src/key-transactions/reshape.ts). */
+const keyTransaction = {
+  id: 'the domain ID of entity.guid (acct|EXT|KEY_TRANSACTION|id)',
+  name: 'entity.name',
+  transaction_name: 'KeyTransactionEntity.metricName',
+  health_status: 'entity.alertSeverity, as for applications',
+  reporting: 'entity.reporting',
+  last_reported_at:
+    'NRQL max(timestamp) FROM Metric WHERE entity.guid IN (…) over 10 minutes, + 1 minute',
+  application_summary:
+    "NRQL FROM Metric WHERE entity.guid IN (…) FACET entity.guid over 10 minutes: 'calls', 'duration', 'errors', Apdex s/t/f",
+  'application_summary.apdex_target': 'KeyTransactionEntity.apdexTarget',
+  end_user_summary:
+    "the same NRQL: EndUser and EndUser/Apdex rows ('pageViews', 'pageLoad', 'bs', 'bt', 'bf')",
+  'end_user_summary.apdex_target': 'KeyTransactionEntity.browserApdexTarget',
+  'links.application': 'KeyTransactionEntity.application.entity.applicationId',
+} as const satisfies FieldRows
+
+const user = {
+  id: 'UserManagementUser.id',
+  first_name: 'UserManagementUser.name before its first space',
+  last_name: 'UserManagementUser.name after its first space',
+  email: 'UserManagementUser.email',
+  role: "groups[].displayName through mappings/user-roles.ts ('user' otherwise)",
+} as const satisfies FieldRows
+
+const noServer = {
+  error: 'the Servers product is retired: no server exists (actor.user checks the key)',
+}
+
+const browserApplication = {
+  id: 'the domain ID of entity.guid (acct|BROWSER|APPLICATION|id)',
+  name: 'entity.name',
+  browser_monitoring_key: 'BrowserApplicationEntity.browserProperties.jsConfig.licenseKey',
+  loader_script: 'BrowserApplicationEntity.browserProperties.jsLoaderScript',
+} as const satisfies FieldRows
+
+const mobileApplication = {
+  id: 'the domain ID of entity.guid (acct|MOBILE|APPLICATION|id)',
+  name: 'entity.name',
+  health_status: 'entity.alertSeverity, as for applications',
+  reporting: 'entity.reporting',
+  'mobile_summary.active_users': 'mobileSummary.mobileSessionCount',
+  'mobile_summary.launch_count': 'mobileSummary.appLaunchCount',
+  'mobile_summary.throughput': 'mobileSummary.httpRequestRate',
+  'mobile_summary.response_time': 'mobileSummary.httpResponseTimeAverage',
+  'mobile_summary.calls_per_session': 'mobileSummary.httpRequestCount / mobileSessionCount',
+  'mobile_summary.failed_call_rate': 'mobileSummary.networkFailureRate',
+  'mobile_summary.remote_error_rate': 'mobileSummary.httpErrorRate',
+  'crash_summary.crash_count': 'mobileSummary.crashCount',
+  'crash_summary.crash_rate': 'mobileSummary.crashRate',
+} as const satisfies FieldRows
+
+const label = {
+  key: "tag key ':' tag value",
+  category: 'tag key',
+  name: 'tag value',
+  application_health_status: 'alertSeverity of each tagged application (mappings/labels.ts)',
+  'links.applications': 'applicationId of each APM application carrying the tag',
 } as const satisfies FieldRows
 
 /** Rows keyed by the operation's method and path (mappings/operations.ts). */
@@ -123,6 +182,35 @@ export const explainFields: Readonly<Record<string, FieldRows>> = {
     'error.title':
       '404 when no listed deployment has the minted ID; else 409: NerdGraph has no deployment delete',
   },
+  'GET /v2/key_transactions': prefixed('key_transactions[]', keyTransaction),
+  'GET /v2/key_transactions/{id}': prefixed('key_transaction', keyTransaction),
+  'GET /v2/users': prefixed('users[]', user),
+  'GET /v2/users/{id}': prefixed('user', user),
+  'GET /v2/servers': { servers: 'always empty: the Servers product is retired' },
+  'GET /v2/servers/{id}': noServer,
+  'PUT /v2/servers/{id}': noServer,
+  'DELETE /v2/servers/{id}': noServer,
+  'GET /v2/servers/{server_id}/metrics': noServer,
+  'GET /v2/servers/{server_id}/metrics/data': noServer,
+  'GET /v2/browser_applications': prefixed('browser_applications[]', browserApplication),
+  'POST /v2/browser_applications': {
+    ...prefixed('browser_application', browserApplication),
+    'browser_application.loader_script':
+      'agentApplicationCreateBrowser.settings.loaderScript (Lite)',
+    'browser_application.browser_monitoring_key': 'the licenseKey in that loader script',
+  },
+  'GET /v2/mobile_applications': prefixed('applications[]', mobileApplication),
+  'GET /v2/mobile_applications/{id}': prefixed('application', mobileApplication),
+  'GET /v2/mobile_applications/{mobile_application_id}/metrics': metricNames,
+  'GET /v2/mobile_applications/{mobile_application_id}/metrics/data': metricData,
+  'POST /v2/mobile_applications': {
+    'application.id': 'the domain ID of agentApplicationCreateMobile.guid',
+    'application.name': 'agentApplicationCreateMobile.name',
+    'application.application_token': 'agentApplicationCreateMobile.applicationToken',
+  },
+  'GET /v2/labels': prefixed('labels[]', label),
+  'PUT /v2/labels': prefixed('label', label),
+  'DELETE /v2/labels/{key}': prefixed('label', label),
 }
 
 /** The key of an operation's row here. */
