@@ -95,6 +95,8 @@ const deployment = {
   user: 'user (null when absent)',
   timestamp: 'timestamp (epoch ms → +00:00)',
   'links.application': 'the path application ID',
+} as const satisfies FieldRows
+
 /** Key transactions (src/key-transactions/reshape.ts). */
 const keyTransaction = {
   id: 'the domain ID of entity.guid (acct|EXT|KEY_TRANSACTION|id)',
