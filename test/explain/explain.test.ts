@@ -157,3 +157,18 @@ describe('explain mode for writes', () => {
     expect(h.dataset.deployments.of(guid)).toHaveLength(before)
   })
 })
+
+describe('the /explain/v2/ prefix', () => {
+  it('carries a write’s body through to the plan', async () => {
+    const h = harness()
+    const res = await h.get(`/explain/v2/applications/${appId}/deployments.json`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ deployment: { revision: 'prefix-7' } }),
+    })
+    expect(res.status).toBe(200)
+    const { explain } = (await res.json()) as Explained
+    expect(explain.nerdgraph[0]!.kind).toBe('mutation')
+    expect(JSON.stringify(explain.nerdgraph[0]!.variables)).toContain('prefix-7')
+  })
+})
