@@ -3,7 +3,8 @@
  * Builds the one Hono app both entries serve: format, key and parameters are settled in
  * middleware, each resource is a sub-app, and `onError` is the only place errors are rendered.
  */
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
+import { matchedRoutes } from 'hono/route'
 import { createCaches } from './caches'
 import { parseConfig, type Config } from './config'
 import type { Bindings, Env } from './env'
@@ -20,7 +21,17 @@ import { operationRouter, untranslatedAnswer } from './operations'
 import { httpsOnly } from './https'
 import { urlOf } from './request-url'
 import { healthRoutes } from './health'
-import { describeFailure, logMethod, logPath, type RequestLog } from './request-log'
+import {
+  describeFailure,
+  logMethod,
+  logPath,
+  passes,
+  requestIdFrom,
+  requestLine,
+  type RequestLog,
+} from './request-log'
+import { contentType } from './prometheus'
+import { createTelemetry } from './telemetry'
 import type { RetryClock } from './retry'
 import { createUpstreamLimits, type LimitSettings } from './upstream-limits'
 import { rateUsage } from './rate-usage'
@@ -56,6 +67,8 @@ export interface AppOptions {
   fingerprint?: Fingerprint
   /** Where the migration report lives (src/report/store.ts); memory, or `REPORTS` on Workers. */
   report?: ReportStore
+  /** Whether `/metrics` answers when `METRICS` is unset: the Node entry says yes, Workers no. */
+  metricsByDefault?: boolean
 }
 
 const configByBindings = new WeakMap<object, Config>()
@@ -67,16 +80,25 @@ function configFrom(env: Bindings | undefined): Config {
   return config
 }
 
+/** The route template a request matched, for logs and metrics: the v2 operation's path, another
+ * route's registered pattern, or `unmatched`. Never the raw path. */
+function routeOf(c: Context<Env>): string {
+  const row = c.get('operation')
+  if (row) return row.path
+  return matchedRoutes(c).findLast((r) => r.method !== 'ALL')?.path ?? 'unmatched'
+}
+
 /** A key NerdGraph could accept: printable ASCII without spaces, at most 256 characters. */
 const plausibleKey = /^[\x21-\x7e]{1,256}$/
 
 export function createApp(options: AppOptions = {}): Hono<Env> {
-  const caches = createCaches()
   const app = new Hono<Env>({
     getPath: (req) => pathWithoutFormat(urlOf(req).pathname),
   })
   // Per app instance: one caller's queue or in-flight request never touches another app's.
   const limits = createUpstreamLimits(options.limits)
+  const telemetry = createTelemetry(() => limits.snapshot())
+  const caches = createCaches(telemetry.cacheLookup)
   const operationOf = operationRouter(options.operations)
   const fingerprint = options.fingerprint ?? keyFingerprint
   // One NerdGraph client per configuration (the Worker's bindings are one object per deployment).
@@ -87,6 +109,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
       upstream = createUpstream({
         endpoint: config.nerdgraphUrl,
         limits,
+        telemetry,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.clock ? { clock: options.clock } : {}),
       })
@@ -96,22 +119,45 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   }
 
   app.route('/', healthRoutes(options.config))
+  app.get('/metrics', (c) => {
+    const config = options.config ?? configFrom(c.env)
+    if (!(config.metrics ?? options.metricsByDefault ?? false))
+      return render('json', { error: { title: titles.notFound } }, 404)
+    return c.body(telemetry.render(), 200, {
+      'Content-Type': contentType,
+      'Cache-Control': 'no-store',
+    })
+  })
   app.use(async (c, next) => {
     const started = Date.now()
+    const requestId = requestIdFrom(c.req.header('x-request-id'))
+    c.set('requestId', requestId)
     c.set('stats', { upstreamRequests: 0, upstreamMs: 0 })
     c.set('caches', caches)
     c.set('config', options.config ?? configFrom(c.env))
     await next()
+    try {
+      c.res.headers.set('X-Request-Id', requestId)
+    } catch {
+      c.res = new Response(c.res.body, c.res) // headers of a fetched response are immutable
+      c.res.headers.set('X-Request-Id', requestId)
+    }
     const stats = c.get('stats')
-    options.log?.({
+    const route = routeOf(c)
+    const totalMs = Date.now() - started
+    telemetry.request(route, c.req.method, c.res.status, totalMs / 1000)
+    const line = requestLine({
+      requestId,
       method: logMethod(c.req.method),
+      route,
       path: logPath(urlOf(c.req.raw)),
       status: c.res.status,
       upstreamRequests: stats.upstreamRequests,
       upstreamMs: stats.upstreamMs,
-      totalMs: Date.now() - started,
+      totalMs,
       ...(c.get('failure') ? { error: c.get('failure') } : {}),
     })
+    if (options.log && passes(c.get('config').logLevel, line.level)) options.log(line)
   })
 
   app.use(httpsOnly)

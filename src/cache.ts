@@ -36,6 +36,8 @@ export class PartitionedCache<V> {
   private readonly entries = new Map<string, Entry<V>>()
   private readonly settings: Required<CacheSettings>
   private bytes = 0
+  /** Told of every lookup: whether it found a usable value (src/telemetry.ts counts them). */
+  onLookup?: (hit: boolean) => void
 
   /** `new PartitionedCache(ttlMs, maxEntries?, now?)` or `new PartitionedCache({ freshMs, … })`. */
   constructor(settings: CacheSettings | number, maxEntries?: number, now?: () => number) {
@@ -51,12 +53,19 @@ export class PartitionedCache<V> {
 
   /** A fresh value, or undefined. */
   get(partition: string, key: string): V | undefined {
-    const hit = this.lookup(partition, key)
+    const hit = this.find(partition, key)
+    this.onLookup?.(hit?.fresh === true)
     return hit?.fresh ? hit.value : undefined
   }
 
   /** A fresh or stale value, or undefined once it is past both lifetimes. */
   lookup(partition: string, key: string): Lookup<V> | undefined {
+    const hit = this.find(partition, key)
+    this.onLookup?.(hit !== undefined)
+    return hit
+  }
+
+  private find(partition: string, key: string): Lookup<V> | undefined {
     const k = `${partition}\u0000${key}`
     const hit = this.entries.get(k)
     if (!hit) return undefined

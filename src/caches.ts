@@ -13,8 +13,9 @@ import type { Topology } from './topology'
 
 const minute = 60 * 1000
 
-export function createCaches() {
-  return {
+/** `observe` hears every lookup of every cache, by the cache's name (src/telemetry.ts). */
+export function createCaches(observe?: (cache: string, hit: boolean) => void) {
+  const caches = {
     /** appId → account and GUID; IDs are stable, so an hour. */
     applications: new PartitionedCache<ResolvedApplication>({
       freshMs: 60 * minute,
@@ -62,6 +63,10 @@ export function createCaches() {
     /** background refreshes running (src/background.ts). */
     refreshes: { running: 0 } as Refreshes,
   }
+  if (observe)
+    for (const [name, cache] of Object.entries(caches))
+      if (cache instanceof PartitionedCache) cache.onLookup = (hit) => observe(name, hit)
+  return caches
 }
 
 export type Caches = ReturnType<typeof createCaches>

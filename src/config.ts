@@ -4,6 +4,7 @@
  * once at start-up. A bad value stops start-up with a message naming the setting.
  */
 import * as z from 'zod/mini'
+import { logLevels } from './request-log'
 
 /** NerdGraph endpoints by region (contract nerdgraph.md §1.0). */
 export const nerdgraphUrls = {
@@ -39,6 +40,8 @@ const RawConfig = z.object({
   UPSTREAM_TIMEOUT_MS: z._default(integer(100, 120_000), 30_000),
   ALLOW_HTTP: z._default(bool, false),
   SHUTDOWN_GRACE_MS: z._default(integer(0, 600_000), 8_000),
+  LOG_LEVEL: z._default(z.enum(logLevels, { error: `expected ${logLevels.join(', ')}` }), 'info'),
+  METRICS: z.optional(bool),
 })
 
 const ConfigSchema = z.pipe(
@@ -52,6 +55,9 @@ const ConfigSchema = z.pipe(
     upstreamTimeoutMs: c.UPSTREAM_TIMEOUT_MS,
     allowHttp: c.ALLOW_HTTP,
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
+    logLevel: c.LOG_LEVEL,
+    /** Unset: on for Node, off for Workers (the entry decides). */
+    metrics: c.METRICS,
   }))
 )
 

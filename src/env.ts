@@ -19,6 +19,9 @@ export interface Bindings {
   ALLOW_HTTP?: string
   /** Durable Object namespace of the migration report (optional; src/report/durable.ts). */
   REPORTS?: ReportNamespace
+  LOG_LEVEL?: string
+  /** `true` serves `/metrics` from this isolate (off by default on Workers). */
+  METRICS?: string
   /** Node entry only: the body of a GET request, which the fetch `Request` cannot carry. */
   getBody?: () => ReadableStream<Uint8Array> | null
   /** Node entry only: the scheme of the socket (`X-Forwarded-Proto` is then honoured, src/https.ts). */
@@ -45,6 +48,8 @@ export interface Variables {
   stats: RequestStats
   /** This app's caches (src/caches.ts). */
   caches: Caches
+  /** The request's id in the log and the `X-Request-Id` answer header (src/request-log.ts). */
+  requestId: string
   /** What the request log says about an unexpected error (redacted; src/request-log.ts). */
   failure: string
 }

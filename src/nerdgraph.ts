@@ -25,6 +25,7 @@ import {
   type NerdGraphResult,
 } from './upstream-fault'
 import { createUpstreamLimits, OverloadError, type UpstreamLimits } from './upstream-limits'
+import type { Telemetry } from './telemetry'
 
 export type { GraphQLErrorLike, NerdGraphResult }
 
@@ -51,6 +52,8 @@ export interface NerdGraphOptions {
   clock?: RetryClock
   /** Called once per upstream request with its duration, for the request log. */
   onUpstream?: (ms: number) => void
+  /** Counts requests, retries and faults for `/metrics` (src/telemetry.ts). */
+  telemetry?: Pick<Telemetry, 'upstreamAttempt' | 'upstreamRetry' | 'upstreamFault'>
 }
 
 export interface NerdGraph {
@@ -86,11 +89,12 @@ export interface Upstream {
  * one-operation document (GraphQL over HTTP: "operationName … optional").
  */
 export function createUpstream(
-  options: Pick<NerdGraphOptions, 'endpoint' | 'fetch' | 'limits' | 'clock'>
+  options: Pick<NerdGraphOptions, 'endpoint' | 'fetch' | 'limits' | 'clock' | 'telemetry'>
 ): Upstream {
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   const limits = options.limits ?? createUpstreamLimits()
   const clock = options.clock ?? systemClock
+  const telemetry = options.telemetry
   const client = new GraphQLClient(options.endpoint, {
     fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
       try {
@@ -144,13 +148,18 @@ export function createUpstream(
       } catch (err) {
         // Still waiting for a slot when the budget ran out: not a slow NerdGraph (504) but too
         // many requests of this key at once, so 429 (v2's "try again later", contract §1.8).
-        if (sentAt === undefined && err instanceof UpstreamFault && err.kind === 'timeout') {
-          throw new UpstreamFault('final', tooManyRequests(1))
-        }
-        throw toFault(err)
+        const queuedOut =
+          sentAt === undefined && err instanceof UpstreamFault && err.kind === 'timeout'
+        const fault = queuedOut ? new UpstreamFault('final', tooManyRequests(1)) : toFault(err)
+        const kind = fault instanceof UpstreamFault ? fault.kind : 'final'
+        telemetry?.upstreamFault(queuedOut || err instanceof OverloadError ? 'overload' : kind)
+        throw fault
       } finally {
         clearTimeout(timer)
-        if (sentAt !== undefined) caller.onUpstream?.(clock.now() - sentAt)
+        if (sentAt !== undefined) {
+          caller.onUpstream?.(clock.now() - sentAt)
+          telemetry?.upstreamAttempt((clock.now() - sentAt) / 1000)
+        }
       }
     }
 
@@ -166,12 +175,20 @@ export function createUpstream(
         const body: Body = { query: document, variables }
         const deadline = clock.now() + caller.timeoutMs
         const minAttemptMs = Math.min(1000, caller.timeoutMs / 4)
+        let attempts = 0
         const run = () =>
-          withRetry((ms) => attempt<T>(body, partial, ms), policy, {
-            deadline,
-            minAttemptMs,
-            clock,
-          })
+          withRetry(
+            (ms) => {
+              if (attempts++ > 0) telemetry?.upstreamRetry()
+              return attempt<T>(body, partial, ms)
+            },
+            policy,
+            {
+              deadline,
+              minAttemptMs,
+              clock,
+            }
+          )
         if (op.isMutation) return run()
         const id = `${caller.partition}\u0000${partial}\u0000${JSON.stringify(body)}`
         let leader = false

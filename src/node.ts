@@ -28,6 +28,7 @@ export function startServer(
   const app = createApp({
     config,
     fingerprint: nodeFingerprint,
+    metricsByDefault: true,
     ...options,
     log: afterResponse(options.log ?? consoleLog),
     ...(fetchImpl ? { fetch: fetchImpl } : {}),

@@ -1,12 +1,24 @@
 /**
  * @module request-log
- * One structured line per request: method, path, status, upstream requests, upstream milliseconds,
- * total milliseconds. The path is logged without its query string (filter values, names and dates
- * could carry anything); the key is never logged, and is scrubbed from any error text.
+ * One structured line per request: ISO time, level, request id, method, route template, path,
+ * status, upstream requests, upstream milliseconds, total milliseconds. The path is logged without
+ * its query string (filter values, names and dates could carry anything); the key is never logged,
+ * and is scrubbed from any error text. The line's format lives here only.
  */
 
+export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const
+export type LogLevel = (typeof logLevels)[number]
+
 export type RequestLogLine = {
+  /** ISO 8601, UTC, when the answer was ready. */
+  time: string
+  /** `error` for 5xx answers, `info` otherwise. */
+  level: 'info' | 'error'
+  /** The caller's `X-Request-Id` when it is a safe token, else generated; echoed in the answer. */
+  requestId: string
   method: string
+  /** The route template (`/v2/applications/{id}`), `unmatched` when no route matched. */
+  route: string
   path: string
   status: number
   upstreamRequests: number
@@ -17,6 +29,34 @@ export type RequestLogLine = {
 }
 
 export type RequestLog = (line: RequestLogLine) => void
+
+/** The fields every request line carries, in the line's key order. */
+export function requestLine(
+  fields: Omit<RequestLogLine, 'time' | 'level'>,
+  now = new Date()
+): RequestLogLine {
+  const { requestId, method, route, ...rest } = fields
+  return {
+    time: now.toISOString(),
+    level: fields.status >= 500 ? 'error' : 'info',
+    requestId,
+    method,
+    route,
+    ...rest,
+  }
+}
+
+/** Whether a line of `level` passes the `LOG_LEVEL` threshold. */
+export function passes(threshold: LogLevel, level: RequestLogLine['level']): boolean {
+  return logLevels.indexOf(level) >= logLevels.indexOf(threshold)
+}
+
+/** A request id a caller may choose: a short token that cannot break a log line or a header. */
+const safeRequestId = /^[A-Za-z0-9._:+/=-]{1,128}$/
+
+export function requestIdFrom(header: string | undefined): string {
+  return header && safeRequestId.test(header) ? header : crypto.randomUUID()
+}
 
 /** The default sink of the Node and Worker entries: JSON lines on stdout. */
 export const consoleLog: RequestLog = (line) => console.log(JSON.stringify(line))

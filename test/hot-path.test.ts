@@ -8,7 +8,11 @@ import { urlOf } from '../src/request-url'
 import { fakeFetch } from './helpers/fake-fetch'
 
 const line = (status: number): RequestLogLine => ({
+  time: '2026-01-01T00:00:00.000Z',
+  level: 'info',
+  requestId: 'r-1',
   method: 'GET',
+  route: '/v2/applications',
   path: '/v2/applications.json',
   status,
   upstreamRequests: 0,
