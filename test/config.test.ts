@@ -12,6 +12,8 @@ describe('parseConfig', () => {
       upstreamTimeoutMs: 30000,
       allowHttp: false,
       shutdownGraceMs: 8000,
+      logLevel: 'info',
+      metrics: undefined,
     })
   })
 
