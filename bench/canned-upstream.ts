@@ -37,6 +37,9 @@ export function cannedResults(nrql: string, now = Date.now()): Record<string, un
   const window = resolveWindow(query, now)
   const next = random(nrql.length * 7919)
   const rows: Record<string, unknown>[] = []
+  const first = query.select[0]
+  // A known-names query: one row listing every requested name (src/metrics/plan.ts).
+  if (first?.expr.type === 'uniques') return [{ [first.alias ?? 'names']: namesIn(query.where) }]
   for (const name of namesIn(query.where)) {
     for (const bucket of window.buckets) {
       const row: Record<string, unknown> = { facet: name, metricTimesliceName: name }

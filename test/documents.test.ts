@@ -51,10 +51,11 @@ export const sentDocuments: Record<string, string> = {
   hosts: hostsDocument,
   nrql: nrqlDocument,
   findApplication: resolveDocuments.findApplicationDocument,
-  metricData1: metricDataDocument(1, false),
-  metricData1Known: metricDataDocument(1, true),
-  metricData3Known: metricDataDocument(3, true),
-  metricData1KnownMembers: metricDataDocument(1, true, true),
+  metricData1: metricDataDocument(1, 0),
+  metricData1Known: metricDataDocument(1, 1),
+  metricData3Known: metricDataDocument(3, 1),
+  metricData3Known3: metricDataDocument(3, 3),
+  metricData1KnownMembers: metricDataDocument(1, 1, true),
   metricNames: metricNamesDocument,
   listDeployments: listDeploymentsDocument,
   createDeployment: createDeploymentDocument,
@@ -86,7 +87,7 @@ function errorsOf(schema: GraphQLSchema, doc: string): string[] {
 
 describe('GraphQL documents v2bridge sends', () => {
   it('builds each variant once', () => {
-    expect(metricDataDocument(1, true)).toBe(metricDataDocument(1, true))
+    expect(metricDataDocument(1, 1)).toBe(metricDataDocument(1, 1))
     expect(listApplicationsDocument(2)).toBe(listApplicationsDocument(2))
   })
 

@@ -77,7 +77,7 @@ export async function coldMetricData(
     facetBy: splits[split].facetBy,
   }
   const plan = planMetricData(request, scope, null)
-  const document = metricDataDocument(plan.nrql.length, plan.knownNrql.length > 0, true)
+  const document = metricDataDocument(plan.nrql.length, plan.knownNrql.length, true)
   const members = membersNrql({ guid: app.guid }, membershipWindow(Date.now()))
   const { data } = await queryApplication<MetricDataData>(c, document, {
     ...plan.variables,

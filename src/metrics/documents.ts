@@ -12,15 +12,16 @@ export {
   type NrqlData as MetricNamesData,
 } from '../nrql-document'
 
-/** `timeout: 30` stays inside NerdGraph's 5–120 s clamp (nerdgraph.md §4). With `known`, each data
- * alias `qN` has a twin `kN` asking which of its names the scope has reported (src/metrics/plan.ts);
+/** `timeout: 30` stays inside NerdGraph's 5–120 s clamp (nerdgraph.md §4). Data aliases `qN` (one
+ * per metric family and 2000 names), known-names aliases `kN` (one per 2000 names: which of them the
+ * scope has reported, src/metrics/plan.ts);
  * with `members`, alias `members` lists the application's hosts and instances
  * (src/metrics/cold-scope.ts). */
-function build(aliases: number, known: boolean, members = false): string {
-  const indexes = Array.from({ length: aliases }, (_, i) => i)
-  const prefixes = known ? ['q', 'k'] : ['q']
+function build(aliases: number, known: number, members = false): string {
+  const indexes = (n: number) => Array.from({ length: n }, (_, i) => i)
   const names = [
-    ...prefixes.flatMap((p) => indexes.map((i) => `${p}${i}`)),
+    ...indexes(aliases).map((i) => `q${i}`),
+    ...indexes(known).map((i) => `k${i}`),
     ...(members ? ['members'] : []),
   ]
   const variables = names.map((n) => `$${n}: Nrql!`).join(', ')
@@ -37,13 +38,13 @@ function build(aliases: number, known: boolean, members = false): string {
 }
 
 const built = new Map<string, string>([
-  ['1 true', build(1, true)],
-  ['1 false', build(1, false)],
+  ['1 1', build(1, 1)],
+  ['1 0', build(1, 0)],
 ])
 
-/** The metric-data document with `aliases` NRQL data queries, their known-names twins, and the
+/** The metric-data document with `aliases` NRQL data queries, `known` known-names queries, and the
  * application's members. */
-export function metricDataDocument(aliases: number, known: boolean, members = false): string {
+export function metricDataDocument(aliases: number, known: number, members = false): string {
   const key = `${aliases} ${known}${members ? ' members' : ''}`
   let document = built.get(key)
   if (!document) built.set(key, (document = build(aliases, known, members)))

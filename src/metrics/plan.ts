@@ -3,10 +3,11 @@
  * v2 metric call → GraphQL document, variables and NRQL (pure). This is also the "explain" of a call:
  * `planMetricData(request, scope).nrql` is the NRQL a v2 metric-data call stands for.
  *
- * One NRQL answers every name and value of a call (nerdgraph.md §3.1): the select list is the union of
- * the NRQL each requested value needs (identical expressions fetched once), `FACET metricTimesliceName`
- * splits it per metric, `TIMESERIES` per slice. Over 2000 names (the FACET cap) the names are split
- * into aliases of the same document, so a call is still one request (nerdgraph.md §1.6).
+ * One GraphQL request answers every name and value of a call (nerdgraph.md §1.6): one NRQL per metric
+ * family, whose select list is the NRQL that family's requested values need (identical expressions
+ * fetched once, no column of another family), `FACET metricTimesliceName` splits it per metric,
+ * `TIMESERIES` per slice (nerdgraph.md §3.1). Over 2000 names (the FACET cap) a family's names are
+ * split further; every query is an alias of the same document.
  */
 import {
   nrqlInputs,
@@ -18,6 +19,7 @@ import { quote, quoteList } from '../nrql'
 import type { TimeRange } from '../time-range'
 import { metricDataDocument, metricNamesDocument } from './documents'
 import { defaultTables, definitionOf, familyOf, valuesFor, type Tables } from './families'
+import type { MetricFamily } from '../../mappings/metric-families'
 
 /** Where the data comes from: an application, optionally one host or one agent instance. */
 export interface MetricScope {
@@ -80,9 +82,15 @@ export function planMetricData(
   known: ReadonlySet<string> | null = null,
   tables: Tables = defaultTables
 ): MetricDataPlan {
-  const select = selectList()
+  // One NRQL per metric family, with only that family's select list: no row carries a column
+  // another family asked for. Names past the FACET cap split further; all are aliases of one document.
+  const groups = new Map<MetricFamily, { select: SelectList; names: string[] }>()
   const metrics = request.names.map((name) => {
     const family = familyOf(name, tables)
+    let group = groups.get(family)
+    if (!group) groups.set(family, (group = { select: selectList(), names: [] }))
+    group.names.push(name)
+    const select = group.select
     const values = valuesFor(family, request.values).map((value): ValueRead => {
       const d = definitionOf(family, value, tables)
       const count = d.count === true
@@ -92,17 +100,21 @@ export function planMetricData(
     })
     return { name, values }
   })
-  // FACET needs a select item even when no requested value applies: it still tells found names.
-  if (select.size() === 0) select.alias(nrqlInputs.count, 'count')
-  const chunks = chunk(request.names, namesPerQuery)
-  const nrql = chunks.map((names) => metricDataNrql(select.items(), names, scope, request.range))
+  const nrql = [...groups.values()].flatMap(({ select, names }) => {
+    // FACET needs a select item even when no requested value applies: it still tells found names.
+    if (select.size() === 0) select.alias(nrqlInputs.count, 'count')
+    const items = select.items()
+    return chunk(names, namesPerQuery).map((part) =>
+      metricDataNrql(items, part, scope, request.range)
+    )
+  })
   const knownNrql = known
     ? []
-    : chunks.map((names) =>
+    : chunk(request.names, namesPerQuery).map((names) =>
         metricNamesNrql(scope, [`metricTimesliceName IN ${quoteList(names)}`], request.now)
       )
   return {
-    document: metricDataDocument(nrql.length, knownNrql.length > 0),
+    document: metricDataDocument(nrql.length, knownNrql.length),
     variables: {
       accountId: scope.accountId,
       ...Object.fromEntries(nrql.map((q, i) => [`q${i}`, q])),
@@ -146,6 +158,8 @@ export function scopeWhere(scope: MetricScope): string {
   if (scope.instanceName !== undefined) clauses.push(`instanceName = ${quote(scope.instanceName)}`)
   return clauses.join(' AND ')
 }
+
+type SelectList = ReturnType<typeof selectList>
 
 /** Select items keyed by expression, so a value or input shared by several values is fetched once. */
 function selectList() {

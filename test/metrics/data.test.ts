@@ -5,7 +5,16 @@
 import { describe, expect, it } from 'vitest'
 import { metricFamilies } from '../../mappings/metric-families'
 import { DEMO_KEYS, harness } from '../helpers/harness'
-import { cost, hostIdOf, iso, metricData, minute, minutesAgo, type V2MetricData } from './helpers'
+import {
+  cost,
+  familiesOf,
+  hostIdOf,
+  iso,
+  metricData,
+  minute,
+  minutesAgo,
+  type V2MetricData,
+} from './helpers'
 
 const appId = 9045822
 const { app, get, sim } = harness()
@@ -316,7 +325,7 @@ describe('GET /applications/:id/metrics/data', () => {
   })
 
   describe('upstream cost', () => {
-    it('costs one NerdGraph request and one NRQL query for every name and value of an application', async () => {
+    it('costs one NerdGraph request, one NRQL query per metric family, for every name and value of an application', async () => {
       await get(`${base}?names[]=Apdex`) // warm the application resolution
       const names = sim.dataset.metricNames(appId)
       expect(names.length).toBeGreaterThan(15)
@@ -325,9 +334,11 @@ describe('GET /applications/:id/metrics/data', () => {
         const body = await metricData(get, `${base}?${query}&${window()}`)
         expect(body.metrics_found).toEqual(names)
       })
-      // The data query and its known-names twin (the names cache is cold), in one request.
-      expect(spent).toMatchObject({ requests: 1, nrql: 2 })
-      expect(spent.queries.filter((q) => q.includes('FACET metricTimesliceName'))).toHaveLength(1)
+      // A data query per family and the known-names query (the names cache is cold), in one request.
+      expect(familiesOf(names)).toBeGreaterThan(3)
+      expect(spent).toMatchObject({ requests: 1, nrql: familiesOf(names) + 1 })
+      const data = spent.queries.filter((q) => q.includes('FACET metricTimesliceName'))
+      expect(data).toHaveLength(familiesOf(names))
     })
 
     it('asks no known-names query once the metric names are cached', async () => {
@@ -351,7 +362,7 @@ describe('GET /applications/:id/metrics/data', () => {
       const path = `/v2/applications/${appId}/hosts/${hostId}/metrics/data.json?names[]=HttpDispatcher&names[]=Memory/Physical`
       await get(path)
       const spent = await cost(sim, () => metricData(get, path))
-      expect(spent).toMatchObject({ requests: 1, nrql: 2 })
+      expect(spent).toMatchObject({ requests: 1, nrql: 3 }) // two families, known names
       for (const q of spent.queries) expect(q).toContain("host = 'web-02.prod.example.com'")
     })
 

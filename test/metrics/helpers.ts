@@ -1,4 +1,5 @@
 /** Shared helpers of the metric route tests: ground truth from /_sim/timeslices, IDs, times. */
+import { familyOf } from '../../src/metrics/families'
 import type { harness } from '../helpers/harness'
 import type { RawRow } from './reference'
 
@@ -80,3 +81,7 @@ export async function cost(sim: Harness['sim'], action: () => unknown) {
     queries: after.queries.slice(after.queries.length - (after.nrqlQueries - before.nrqlQueries)),
   }
 }
+
+/** NRQL data queries a call sends: one per metric family of its names (src/metrics/plan.ts). */
+export const familiesOf = (names: readonly string[]) =>
+  new Set(names.map((n) => familyOf(n).family)).size

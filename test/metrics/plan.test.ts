@@ -97,7 +97,7 @@ describe('planMetricData (the explain of a metric-data call)', () => {
     expect(q).toContain(`metricTimesliceName IN ('It\\'s/a\\\\name')`)
   })
 
-  it('fetches an expression shared by several values or metrics once', () => {
+  it('fetches an expression shared by several values or metrics of a family once', () => {
     const plan = planMetricData(
       {
         now: 0,
@@ -108,48 +108,57 @@ describe('planMetricData (the explain of a metric-data call)', () => {
       },
       scope
     )
-    const select = plan.nrql[0]!.slice(0, plan.nrql[0]!.indexOf(' FROM'))
-    expect(select).toBe(
-      // HttpDispatcher's `call_count` comes first and Apdex's `s` reuses it.
-      `SELECT rate(count(${v}), 1 minute) AS 'calls_per_minute', count(${v}) AS 'call_count', ` +
-        `sum(${v}) AS 'total', sum(${v}['totalExclusive']) AS 'totalExclusive'`
+    const select = (q: string) => q.slice(0, q.indexOf(' FROM'))
+    // requests_per_minute reuses calls_per_minute's expression.
+    expect(select(plan.nrql[0]!)).toBe(
+      `SELECT rate(count(${v}), 1 minute) AS 'calls_per_minute', count(${v}) AS 'call_count'`
     )
+    // Both Apdex names share one query; `count` and `score` reuse `s`'s count(v).
+    expect(select(plan.nrql[1]!)).toBe(
+      `SELECT count(${v}) AS 's', sum(${v}) AS 'total', sum(${v}['totalExclusive']) AS 'totalExclusive'`
+    )
+    expect(plan.nrql[1]).toContain("metricTimesliceName IN ('Apdex', 'EndUser/Apdex')")
     const apdex = plan.metrics[1]!.values
     expect(apdex).toEqual([
-      { value: 's', count: true, alias: 'call_count' },
+      { value: 's', count: true, alias: 's' },
       {
         value: 'count',
         count: true,
         formula: 'apdexCount',
-        inputs: { count: 'call_count', total: 'total', totalExclusive: 'totalExclusive' },
+        inputs: { count: 's', total: 'total', totalExclusive: 'totalExclusive' },
       },
       {
         value: 'score',
         count: false,
         formula: 'apdexScore',
-        inputs: { count: 'call_count', total: 'total', totalExclusive: 'totalExclusive' },
+        inputs: { count: 's', total: 'total', totalExclusive: 'totalExclusive' },
       },
     ])
   })
 
-  it('gives two expressions of one value name distinct aliases (CPU percent vs generic percent)', () => {
+  it('asks each metric family only for its own columns, in one query per family', () => {
     const plan = planMetricData(
       {
         now: 0,
-        names: ['CPU/User Time', 'CPU/User/Utilization'],
-        values: ['percent'],
+        names: ['CPU/User Time', 'Errors/all', 'CPU/User/Utilization', 'Errors/x'],
+        values: ['percent', 'error_count'],
         range: range(true),
         raw: false,
       },
       scope
     )
-    expect(plan.nrql[0]).toContain(
-      `rate(sum(${v}), 1 second) * 100 AS 'percent', average(${v}) * 100 AS 'percent_2'`
+    expect(plan.nrql).toHaveLength(3)
+    expect(plan.nrql[0]).toMatch(
+      /^SELECT rate\(sum\(newrelic\.timeslice\.value\), 1 second\) \* 100 AS 'percent' FROM .* IN \('CPU\/User Time'\)/
     )
-    expect(plan.metrics.map((m) => m.values[0])).toEqual([
-      { value: 'percent', count: false, alias: 'percent' },
-      { value: 'percent', count: false, alias: 'percent_2' },
-    ])
+    expect(plan.nrql[1]).toMatch(
+      /^SELECT count\(newrelic\.timeslice\.value\) AS 'error_count' FROM .* IN \('Errors\/all', 'Errors\/x'\)/
+    )
+    expect(plan.nrql[2]).toMatch(
+      /^SELECT average\(newrelic\.timeslice\.value\) \* 100 AS 'percent' FROM/
+    )
+    expect(Object.keys(plan.variables)).toEqual(['accountId', 'q0', 'q1', 'q2', 'k0'])
+    expect(plan.document).toContain('q2: nrql(query: $q2, timeout: 30)')
   })
 
   it('still selects something when no requested value applies', () => {
