@@ -48,19 +48,30 @@ export function entityGuid(kind: EntityKind, accountId: number, id: number): str
   return btoa(`${accountId}|${kind.domain}|${kind.type}|${id}`).replace(/=+$/, '')
 }
 
-/** Resolves the `:id` path parameter; unknown or malformed IDs are the resource's 404. */
-export async function resolveEntity(c: Context<Env>, kind: EntityKind): Promise<ResolvedEntity> {
+/**
+ * Resolves the `:id` path parameter; unknown or malformed IDs are the resource's 404. Under a pinned
+ * account the GUID is computed, unless `verify`: routes whose answer cannot tell a missing entity
+ * (NRQL over a GUID that does not exist answers empty) search for it once, cached.
+ */
+export async function resolveEntity(
+  c: Context<Env>,
+  kind: EntityKind,
+  { verify = false } = {}
+): Promise<ResolvedEntity> {
   const id = pathId(c.req.param('id'), kind.notFound)
   const accountId = pinnedAccount(c)
-  if (accountId !== undefined) return { id, accountId, guid: entityGuid(kind, accountId, id) }
-  const key = `${kind.domain}|${kind.type}|${id}`
+  if (accountId !== undefined && !verify) {
+    return { id, accountId, guid: entityGuid(kind, accountId, id) }
+  }
+  const pinned = accountId === undefined ? '' : ` AND accountId = ${quote(accountId)}`
+  const key = `${accountId ?? ''}|${kind.domain}|${kind.type}|${id}`
   const cache = c.get('caches').resolved
   const hit = cache.get(c.get('keyHash'), key)
   if (hit) return { id, ...hit }
   const { data } = await c.get('nerdgraph').query<FindEntityData>(
     findEntityDocument,
     {
-      query: `domainId = ${quote(id)} AND domain = ${quote(kind.domain)} AND type = ${quote(kind.type)}`,
+      query: `domainId = ${quote(id)} AND domain = ${quote(kind.domain)} AND type = ${quote(kind.type)}${pinned}`,
     },
     { lookup: true }
   )

@@ -46,7 +46,7 @@ mobileApplications.get('/mobile_applications/:id', async (c) =>
 )
 
 async function scope(c: Context<Env>): Promise<MetricScope> {
-  const { accountId, guid } = await resolveEntity(c, mobileKind)
+  const { accountId, guid } = await resolveEntity(c, mobileKind, { verify: true })
   return { accountId, guid }
 }
 

@@ -177,3 +177,17 @@ describe('POST /v2/mobile_applications', () => {
     expect(h.dataset.resources.state.createdMobile.map((m) => m.name)).toEqual(['New App', 'Other'])
   })
 })
+
+describe('mobile metrics under a pinned account', () => {
+  it('answers 404 for an app outside the pinned account, and costs one request once warm', async () => {
+    const h = harness({ ACCOUNT_ID: '1000002' })
+    const path = '/v2/mobile_applications/601483762/metrics/data.json?names[]=Session/Start'
+    expect((await h.get(path)).status).toBe(404)
+    const own =
+      '/v2/mobile_applications/601484110/metrics/data.json?names[]=Session/Start&summarize=true'
+    expect((await h.get(own)).status).toBe(200)
+    const before = h.sim.stats().graphqlRequests
+    expect((await h.get(own)).status).toBe(200)
+    expect(h.sim.stats().graphqlRequests - before).toBe(1)
+  })
+})
