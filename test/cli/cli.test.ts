@@ -62,6 +62,19 @@ describe('v2bridge doctor', () => {
     expect(hidden.text()).toContain('account 1000001 is not visible to this key')
   })
 
+  it('asks the EU endpoint with --region eu', async () => {
+    const t = io()
+    const urls: string[] = []
+    const fetch = t.io.fetch!
+    t.io.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      urls.push(String(input instanceof Request ? input.url : input))
+      return fetch(input, init)
+    }) as typeof globalThis.fetch
+    expect(await main(['doctor', '--key', DEMO_KEYS.all, '--region', 'eu'], t.io)).toBe(0)
+    expect(new Set(urls)).toEqual(new Set(['https://api.eu.newrelic.com/graphql']))
+    expect(await main(['doctor', '--key', DEMO_KEYS.all, '--region', 'mars'], t.io)).toBe(2)
+  })
+
   it('exits 2 without a key', async () => {
     const t = io()
     expect(await main(['doctor'], t.io)).toBe(2)
