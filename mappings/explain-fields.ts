@@ -180,6 +180,14 @@ export const explainFields: Readonly<Record<string, FieldRows>> = {
     ...deployment,
     id: 'minted from changeTrackingCreateDeployment.deploymentId (src/ids.ts)',
   }),
+  'POST /deployments': {
+    'deployment.account-id': 'entity accountId (pinned or from entity search)',
+    'deployment.agent-id': "the application ID (by ID, or entity search name = '…')",
+    'deployment.id': 'minted from changeTrackingCreateDeployment.deploymentId (src/ids.ts)',
+    'deployment.revision': "version ('Unknown' when v0 sent none)",
+    'deployment.timestamp': 'timestamp (epoch ms → +00:00)',
+    'deployment.avg-*': 'nil: NerdGraph has no per-deployment averages',
+  },
   'DELETE /v2/applications/{application_id}/deployments/{id}': {
     'error.title':
       '404 when no listed deployment has the minted ID; else 409: NerdGraph has no deployment delete',

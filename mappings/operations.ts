@@ -75,7 +75,7 @@ export const operations = [
   { method: 'GET', path: '/v2/applications/{application_id}/deployments', resource: 'application_deployments', summary: 'List deployments', answer: 'served', nerdgraph: deployments },
   { method: 'POST', path: '/v2/applications/{application_id}/deployments', resource: 'application_deployments', summary: 'Create deployment', answer: 'served', nerdgraph: ['changeTrackingCreateDeployment'] },
   { method: 'DELETE', path: '/v2/applications/{application_id}/deployments/{id}', resource: 'application_deployments', summary: 'Delete deployment', answer: 'served', nerdgraph: deployments }, // answers 409: NerdGraph deployments are immutable
-  { method: 'POST', path: '/deployments', resource: 'application_deployments', summary: 'Record deployment (legacy API v0)', answer: 'unsupported', source: 'New Relic docs "Legacy deployments API v0"; newrelic_api README' },
+  { method: 'POST', path: '/deployments', resource: 'application_deployments', summary: 'Record deployment (legacy API v0)', answer: 'served', nerdgraph: ['actor.entitySearch', 'changeTrackingCreateDeployment'], source: 'New Relic docs "Legacy deployments API v0"; newrelic_api README' },
   // key_transactions
   { method: 'GET', path: '/v2/key_transactions', resource: 'key_transactions', summary: 'List key transactions', answer: 'served', nerdgraph: ['actor.entitySearch', 'actor.entities', 'actor.account.nrql'], postReads: true },
   { method: 'GET', path: '/v2/key_transactions/{id}', resource: 'key_transactions', summary: 'Show key transaction', answer: 'served', nerdgraph: entity },

@@ -40,7 +40,9 @@ import { metrics } from './routes/metrics'
 import { hosts } from './routes/hosts'
 import { explorer } from './routes/explorer'
 import { explainMode, withExplainPrefix } from './explain'
-import { deployments } from './routes/deployments'
+import { deployments, deploymentsV0 } from './routes/deployments'
+import { v0Error } from './deployments/v0-render'
+import { upstreamKeyFor } from './keys'
 import { recordCalls, reportRoutes, reportStores, type ReportStore } from './report'
 import { keyTransactions } from './routes/key-transactions'
 import { users } from './routes/users'
@@ -179,29 +181,51 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     }
     c.set('operation', row)
 
-    const apiKey = [c.req.header('x-api-key'), c.req.header('api-key')]
-      .map((k) => k?.trim())
-      .find((k) => k)
+    const upstreamKey = await identify(c, ['x-api-key', 'api-key'])
+    const untranslated = untranslatedAnswer(row, false)
+    if (untranslated) throw untranslated
+    pinnedAccount(c) // one account-header rule for every route: a bad header is 422 everywhere
+    await connect(c, upstreamKey, row.method === 'GET' ? bodyLimits.read : bodyLimits.write)
+    await next()
+  })
+
+  // The legacy deployments API v0 lives outside /v2 and also takes a license key (x-license-key).
+  app.use('/deployments', async (c, next) => {
+    c.set('format', formatOf(urlOf(c.req.raw).pathname, undefined) ?? 'xml')
+    const { row, allowed } = operationOf(c.req.method, '/deployments')
+    if (!row) {
+      throw new V2Error(405, titles.methodNotAllowed, { headers: { Allow: allowed.join(', ') } })
+    }
+    c.set('operation', row)
+    const upstreamKey = await identify(c, ['x-api-key', 'x-license-key', 'api-key'])
+    pinnedAccount(c)
+    await connect(c, upstreamKey, bodyLimits.write)
+    await next()
+  })
+
+  /** The caller's key from the first of `headers` sent: 401 when none or unusable; the upstream
+   * key it stands for (a legacy key through KEY_MAP, src/keys.ts). Caches partition by this key. */
+  async function identify(c: Context<Env>, headers: string[]): Promise<string> {
+    const apiKey = headers.map((h) => c.req.header(h)?.trim()).find((k) => k)
     if (!apiKey) throw new V2Error(401, titles.noKey)
     if (!plausibleKey.test(apiKey)) throw new V2Error(401, titles.badKey)
     const keyHash = await fingerprint(apiKey)
     c.set('apiKey', apiKey)
     c.set('keyHash', keyHash)
-    const untranslated = untranslatedAnswer(row, false)
-    if (untranslated) throw untranslated
-    pinnedAccount(c) // one account-header rule for every route: a bad header is 422 everywhere
+    return upstreamKeyFor(apiKey, keyHash, c.get('config').keyMap)
+  }
 
-    const params = new V2Params(url.searchParams)
-    const limit = row.method === 'GET' ? bodyLimits.read : bodyLimits.write
+  /** Parameters (query and body, up to `limit` bytes) and the caller's NerdGraph client. */
+  async function connect(c: Context<Env>, apiKey: string, limit: number) {
+    const params = new V2Params(urlOf(c.req.raw).searchParams)
     for (const pair of await bodyParams(c.req.raw, c.env, limit)) params.add(...pair)
     c.set('params', params)
-
     const { config, stats } = { config: c.get('config'), stats: c.get('stats') }
     c.set(
       'nerdgraph',
       upstreamFor(config).forCaller({
         apiKey,
-        partition: keyHash,
+        partition: c.get('keyHash'),
         timeoutMs: config.upstreamTimeoutMs,
         onUpstream: (ms) => {
           stats.upstreamRequests += 1
@@ -209,8 +233,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
         },
       })
     )
-    await next()
-  })
+  }
 
   app.use('/v2/*', explainMode())
 
@@ -219,6 +242,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.route('/v2', metrics)
   app.route('/v2', hosts)
   app.route('/v2', deployments)
+  app.route('/', deploymentsV0)
   app.route('/', explorer)
   app.route('/v2', keyTransactions)
   app.route('/v2', users)
@@ -235,6 +259,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.onError((err, c) => {
     const format: Format = c.get('format') ?? 'json'
     if (err instanceof V2Error) {
+      if (c.get('operation')?.path === '/deployments') return v0Error(format, err)
       const error: Record<string, unknown> = { title: err.title }
       if (err.messages) error['messages'] = err.messages
       return render(format, { error }, err.status, err.headers)

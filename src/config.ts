@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini'
 import { logLevels } from './request-log'
+import { parseKeyMap } from './keys'
 
 /** NerdGraph endpoints by region (contract nerdgraph.md §1.0). */
 export const nerdgraphUrls = {
@@ -42,6 +43,8 @@ const RawConfig = z.object({
   SHUTDOWN_GRACE_MS: z._default(integer(0, 600_000), 8_000),
   LOG_LEVEL: z._default(z.enum(logLevels, { error: `expected ${logLevels.join(', ')}` }), 'info'),
   METRICS: z.optional(bool),
+  /** A secret: JSON `{ "<SHA-256 hex of a legacy key>": "<user key>" }` (src/keys.ts). */
+  KEY_MAP: z.optional(z.string()),
 })
 
 const ConfigSchema = z.pipe(
@@ -61,7 +64,10 @@ const ConfigSchema = z.pipe(
   }))
 )
 
-export type Config = z.output<typeof ConfigSchema>
+export type Config = z.output<typeof ConfigSchema> & {
+  /** SHA-256 hex of a legacy key → the user key sent upstream for it (src/keys.ts). */
+  keyMap: ReadonlyMap<string, string>
+}
 export type ConfigInput = Record<string, unknown>
 
 export class ConfigError extends Error {
@@ -74,7 +80,15 @@ export function parseConfig(raw: ConfigInput = {}): Config {
     Object.entries(raw).filter(([k, v]) => k in RawConfig.shape && v !== '' && v != null)
   )
   const result = ConfigSchema.safeParse(cleaned)
-  if (result.success) return result.data
-  const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`)
+  const lines = result.success
+    ? []
+    : result.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`)
+  let keyMap: ReadonlyMap<string, string> = new Map()
+  try {
+    keyMap = parseKeyMap(cleaned['KEY_MAP'] as string | undefined)
+  } catch (err) {
+    lines.push(`  ${(err as Error).message}`) // names the setting, never its content
+  }
+  if (result.success && lines.length === 0) return { ...result.data, keyMap }
   throw new ConfigError(`invalid v2bridge configuration:\n${lines.join('\n')}`)
 }

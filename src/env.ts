@@ -17,6 +17,8 @@ export interface Bindings {
   ACCOUNT_ID?: string
   UPSTREAM_TIMEOUT_MS?: string
   ALLOW_HTTP?: string
+  /** A Worker secret (`wrangler secret put KEY_MAP`): legacy key SHA-256 → user key (src/keys.ts). */
+  KEY_MAP?: string
   /** Durable Object namespace of the migration report (optional; src/report/durable.ts). */
   REPORTS?: ReportNamespace
   LOG_LEVEL?: string

@@ -14,7 +14,25 @@ describe('parseConfig', () => {
       shutdownGraceMs: 8000,
       logLevel: 'info',
       metrics: undefined,
+      keyMap: new Map(),
     })
+  })
+
+  it('reads KEY_MAP as SHA-256 hex → user key, and names it without its content when invalid', () => {
+    const hash = 'AB'.repeat(32)
+    const map = parseConfig({ KEY_MAP: JSON.stringify({ [hash]: 'NRAK-X' }) }).keyMap
+    expect([...map]).toEqual([['ab'.repeat(32), 'NRAK-X']])
+    for (const bad of ['{', '[]', '{"abc":"NRAK-SECRET"}', `{"${hash}":"has space"}`]) {
+      let message = ''
+      try {
+        parseConfig({ KEY_MAP: bad })
+      } catch (err) {
+        message = (err as Error).message
+      }
+      expect(message).toContain('KEY_MAP: expected a JSON object')
+      expect(message).not.toContain('SECRET')
+      expect(message).not.toContain('space')
+    }
   })
 
   it('derives the EU endpoint from REGION and lets NERDGRAPH_URL override it', () => {

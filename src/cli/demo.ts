@@ -5,7 +5,16 @@
  */
 import { parseConfig } from '../config'
 import { reportOption, startServer } from '../node'
-import { DEMO_KEYS, startSimulatorServer } from '../simulator'
+import { keyFingerprint } from '../identity'
+import { DEMO_KEYS, DEMO_LEGACY_KEYS, startSimulatorServer } from '../simulator'
+
+/** KEY_MAP of the demo: both legacy demo keys stand for the all-accounts user key. */
+async function demoKeyMap(): Promise<string> {
+  const entries = await Promise.all(
+    Object.values(DEMO_LEGACY_KEYS).map(async (k) => [await keyFingerprint(k), DEMO_KEYS.all])
+  )
+  return JSON.stringify(Object.fromEntries(entries))
+}
 
 export async function startDemo(env: Record<string, string | undefined>) {
   const host = env['HOST'] || '127.0.0.1'
@@ -18,6 +27,7 @@ export async function startDemo(env: Record<string, string | undefined>) {
     HOST: host,
     NERDGRAPH_URL: `${simulator.url}/graphql`,
     ALLOW_HTTP: 'true',
+    KEY_MAP: env['KEY_MAP'] || (await demoKeyMap()),
   })
   const bridge = await startServer(config, undefined, reportOption(env['REPORT_FILE']))
   const banner = `NerdGraph simulator  ${simulator.url}/graphql
@@ -26,11 +36,14 @@ v2bridge             ${bridge.url}/v2
 Demo keys:
   ${DEMO_KEYS.all}   sees every demo account
   ${DEMO_KEYS.one}   sees one account
+  ${DEMO_LEGACY_KEYS.rest}   legacy REST API key, mapped to the first (KEY_MAP)
+  ${DEMO_LEGACY_KEYS.license}   legacy license key, mapped to the first (KEY_MAP)
 
 Try:
   curl -H 'X-Api-Key: ${DEMO_KEYS.all}' ${bridge.url}/v2/applications.json
   curl -H 'X-Api-Key: ${DEMO_KEYS.all}' -H 'X-V2bridge-Explain: 1' '${bridge.url}/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher'
   curl -H 'X-Api-Key: ${DEMO_KEYS.all}' ${bridge.url}/v2bridge/report.json
+  curl -H 'x-license-key: ${DEMO_LEGACY_KEYS.license}' -d 'deployment[app_name]=Checkout Service (java)' ${bridge.url}/deployments.xml
   npx v2bridge doctor --key ${DEMO_KEYS.all} --nerdgraph-url ${simulator.url}/graphql
 `
   return {

@@ -9,16 +9,16 @@ import { V2Error, titles } from '../errors'
 import type { GraphQLErrorLike } from '../nerdgraph'
 import { pathId, resolveApplication, type ResolvedApplication } from '../resolve'
 import { errorClassOf, graphqlFault } from '../upstream-fault'
-import { createDeploymentDocument, type CreateDeploymentData } from './documents'
+import { createDeploymentDocument, type CreateDeploymentData, type NgDeployment } from './documents'
 import { deploymentInput, deploymentTitles, parseDeployment, type V2Deployment } from './plan'
 import { deploymentBody, deploymentIds, toV2Deployment } from './reshape'
 
-/** Records one deployment; the v2 record and the application it was recorded for. */
+/** Records one deployment: what NerdGraph recorded and its v2 ID. */
 export async function recordDeployment(
   c: Context<Env>,
   app: ResolvedApplication,
   deployment: V2Deployment
-) {
+): Promise<{ created: NgDeployment; id: number }> {
   const { data, errors } = await c
     .get('nerdgraph')
     .query<CreateDeploymentData>(createDeploymentDocument, {
@@ -26,7 +26,7 @@ export async function recordDeployment(
     })
   const created = data.changeTrackingCreateDeployment
   if (!created) throw refusal(errors)
-  return toV2Deployment(created, deploymentIds(app.appId, [created])(created), app.appId)
+  return { created, id: deploymentIds(app.appId, [created])(created) }
 }
 
 /** A refused mutation: an entity NerdGraph does not know (or the key may not see) is v2's 404;
@@ -47,5 +47,6 @@ export async function createDeployment(c: Context<Env>) {
   const appId = pathId(c.req.param('id'), titles.noApplication)
   const deployment = parseDeployment(c.get('params'), Date.now())
   const app = await resolveApplication(c, appId)
-  return deploymentBody(await recordDeployment(c, app, deployment))
+  const { created, id } = await recordDeployment(c, app, deployment)
+  return deploymentBody(toV2Deployment(created, id, app.appId))
 }

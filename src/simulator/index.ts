@@ -4,7 +4,7 @@ import { createDataset, DEFAULT_SEED, type Dataset } from './dataset'
 import { createConcurrency, createFaults } from './limits'
 import { createStats, type SimStats } from './stats'
 
-export { DEMO_KEYS, maskKey } from './keys'
+export { DEMO_KEYS, DEMO_LEGACY_KEYS, maskKey } from './keys'
 export { apmGuid } from './applications'
 export { ACCOUNTS, PRODUCTION, SHOWCASE, STAGING, STAGING_APPS } from './catalog'
 export { DEFAULT_SEED, decodeGuid, type Dataset, type TimesliceQuery } from './dataset'

@@ -8,6 +8,13 @@ export const DEMO_KEYS = {
   one: 'NRAK-DEMO1111111111111111111111',
 } as const
 
+/** Legacy keys the demo maps to `DEMO_KEYS.all` through KEY_MAP (src/cli/demo.ts): NerdGraph itself
+ * refuses them, as it refuses every key that is not a user key. */
+export const DEMO_LEGACY_KEYS = {
+  rest: '00000000000000000000000000000000000000000000d3a', // a REST API key: 47 hex
+  license: '00000000000000000000000000000000000001ce', // a license key: 40 hex
+} as const
+
 export interface Principal {
   /** Masked form of the key; the full key is never kept outside the request. */
   readonly label: string
