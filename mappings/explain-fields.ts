@@ -160,6 +160,15 @@ const label = {
 
 /** Rows keyed by the operation's method and path (mappings/operations.ts). */
 export const explainFields: Readonly<Record<string, FieldRows>> = {
+  'PUT /v2/applications/{id}': {
+    ...prefixed('application', application),
+    'settings (sent)':
+      'name → alias, app_apdex_threshold → apmConfig.apdexTarget, end_user_apdex_threshold → browserConfig.apdexTarget (agentApplicationSettingsUpdate)',
+  },
+  'DELETE /v2/applications/{id}': {
+    ...prefixed('application', application),
+    'error.title': '409 when agentApplicationDelete refuses an application that is still reporting',
+  },
   'GET /v2/applications': prefixed('applications[]', application),
   'GET /v2/applications/{id}': prefixed('application', application),
   'GET /v2/applications/{application_id}/metrics': metricNames,

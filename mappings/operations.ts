@@ -57,8 +57,8 @@ export const operations = [
   // applications (New Relic docs "List your app ID and metric data")
   { method: 'GET', path: '/v2/applications', resource: 'applications', summary: 'List applications', answer: 'served', nerdgraph: entity, postReads: true },
   { method: 'GET', path: '/v2/applications/{id}', resource: 'applications', summary: 'Show application', answer: 'served', nerdgraph: entity },
-  { method: 'PUT', path: '/v2/applications/{id}', resource: 'applications', summary: 'Update application', answer: 'unsupported' },
-  { method: 'DELETE', path: '/v2/applications/{id}', resource: 'applications', summary: 'Delete application', answer: 'unsupported' },
+  { method: 'PUT', path: '/v2/applications/{id}', resource: 'applications', summary: 'Update application', answer: 'served', nerdgraph: ['agentApplicationSettingsUpdate', ...entity] },
+  { method: 'DELETE', path: '/v2/applications/{id}', resource: 'applications', summary: 'Delete application', answer: 'served', nerdgraph: [...entity, 'agentApplicationDelete'] },
   { method: 'GET', path: '/v2/applications/{application_id}/metrics', resource: 'applications', summary: 'Metric names', answer: 'served', nerdgraph: nrql, postReads: true },
   { method: 'GET', path: '/v2/applications/{application_id}/metrics/data', resource: 'applications', summary: 'Metric data', answer: 'served', nerdgraph: nrql, postReads: true },
   // application_hosts

@@ -26,6 +26,8 @@ export const partialErrorPolicies = {
   MetricData: 'fail', // a failed alias would turn found metrics into metrics_not_found
   ListDeployments: 'fail', // a failed search would look like an application without deployments
   CreateDeployment: 'tolerate', // the route answers a refused mutation as v2 does (404 or 422)
+  UpdateApplicationSettings: 'tolerate', // a refused update is v2's 404 (unknown app) or 422
+  DeleteApplication: 'tolerate', // a refused delete is v2's 409 (still reporting) or 404
   FindEntity: 'fail', // a failed search must not become the resource's 404
   SearchCursor: 'fail', // a failed cursor walk must not look like the end of the list
   ListKeyTransactions: 'fail', // a partial page would hide key transactions

@@ -11,6 +11,7 @@ import {
   showApplicationDocument,
 } from '../src/applications/documents'
 import { createDeploymentDocument, listDeploymentsDocument } from '../src/deployments/documents'
+import { deleteApplicationDocument, updateSettingsDocument } from '../src/applications/writes'
 
 import { metricDataDocument, metricNamesDocument } from '../src/metrics/documents'
 import { nrqlDocument } from '../src/nrql-document'
@@ -59,6 +60,8 @@ export const sentDocuments: Record<string, string> = {
   metricNames: metricNamesDocument,
   listDeployments: listDeploymentsDocument,
   createDeployment: createDeploymentDocument,
+  updateApplicationSettings: updateSettingsDocument,
+  deleteApplication: deleteApplicationDocument,
   ...doctorDocuments,
   findEntity: findEntityDocument,
   searchCursor: searchCursorDocument,

@@ -1,12 +1,13 @@
 /**
  * @module routes/applications
  * Applications, their hosts and instances (contract §2.1, §2.2, §2.6, §2.7). POST on list paths is a
- * read (contract §1.3.3).
+ * read (contract §1.3.3). PUT and DELETE write through NerdGraph (contract §2.3).
  */
 import { Hono } from 'hono'
 import type { Env } from '../env'
 import { listApplications } from '../applications/list'
 import { showApplication } from '../applications/show'
+import { deleteApplication, updateApplication } from '../applications/writes'
 import { respond } from '../respond'
 
 export const applications = new Hono<Env>()
@@ -17,3 +18,7 @@ applications.on(['GET', 'POST'], '/applications', async (c) => {
 })
 
 applications.get('/applications/:id', async (c) => respond(c, await showApplication(c)))
+
+applications.put('/applications/:id', async (c) => respond(c, await updateApplication(c)))
+
+applications.delete('/applications/:id', async (c) => respond(c, await deleteApplication(c)))

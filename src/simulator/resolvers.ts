@@ -1,6 +1,7 @@
 /** @module simulator/resolvers — the root value graphql-js executes SCHEMA_SDL against. */
 import { GraphQLError } from 'graphql'
 import type { Dataset } from './dataset'
+import { appWriteMutations } from './app-writes'
 import { deploymentMutations } from './deployments'
 import type { Principal } from './keys'
 import { runNrql } from './nrql'
@@ -77,6 +78,7 @@ const actor = {
 /** Root value: graphql-js calls function-valued fields with (args, context, info). */
 export const rootValue = {
   ...deploymentMutations,
+  ...appWriteMutations,
   ...resourceMutations,
   actor: () => actor,
   requestContext: (_: unknown, ctx: GraphContext) => ({

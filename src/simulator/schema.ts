@@ -1,4 +1,5 @@
 /** @module simulator/schema — the NerdGraph SDL subset the simulator executes (names and types from the April 2025 schema). */
+import { APP_WRITES_SDL } from './schema-app-writes'
 import { DEPLOYMENTS_SDL } from './schema-deployments'
 import { RESOURCES_MUTATIONS_SDL, RESOURCES_SDL } from './schema-resources'
 
@@ -324,6 +325,7 @@ export const SCHEMA_SDL = /* GraphQL */ `
     nextCursor: String
   }
   ${DEPLOYMENTS_SDL}
+  ${APP_WRITES_SDL}
   ${RESOURCES_SDL}
   extend type RootMutationType {
     ${RESOURCES_MUTATIONS_SDL}

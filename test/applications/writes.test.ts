@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest'
+import { DEMO_KEYS, harness } from '../helpers/harness'
+
+type App = {
+  application: { id: number; name: string; reporting: boolean; settings: Record<string, unknown> }
+}
+
+function put(h: ReturnType<typeof harness>, path: string, body: string, type = 'application/json') {
+  return h.get(path, { method: 'PUT', body, headers: { 'Content-Type': type } })
+}
+
+describe('PUT /v2/applications/:id', () => {
+  it('updates name and apdex thresholds (200, the full application), which the next GET shows', async () => {
+    const h = harness()
+    const res = await put(
+      h,
+      '/v2/applications/9045851.json',
+      JSON.stringify({
+        application: {
+          name: 'Recommendations (renamed)',
+          settings: {
+            app_apdex_threshold: 0.7,
+            end_user_apdex_threshold: 5,
+            enable_real_user_monitoring: true,
+          },
+          extra: 'ignored',
+        },
+      })
+    )
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as App & { links: object }
+    expect(Object.keys(body)).toEqual(['application', 'links'])
+    expect(body.application).toMatchObject({ id: 9045851, name: 'Recommendations (renamed)' })
+    expect(body.application.settings).toMatchObject({
+      app_apdex_threshold: 0.7,
+      end_user_apdex_threshold: 5,
+    })
+    const next = (await (await h.get('/v2/applications/9045851.json')).json()) as App
+    expect(next.application.name).toBe('Recommendations (renamed)')
+    expect(next.application.settings['app_apdex_threshold']).toBe(0.7)
+    const listed = (await (await h.get('/v2/applications.json?filter[name]=renamed')).json()) as {
+      applications: { id: number }[]
+    }
+    expect(listed.applications.map((a) => a.id)).toEqual([9045851])
+  })
+
+  it('reads an XML body and answers XML', async () => {
+    const h = harness()
+    const res = await put(
+      h,
+      '/v2/applications/9045851.xml',
+      '<application><settings><app_apdex_threshold>0.25</app_apdex_threshold></settings></application>',
+      'application/xml'
+    )
+    expect(res.status).toBe(200)
+    const text = await res.text()
+    expect(text).toContain('<application_response>')
+    expect(text).toContain('<app_apdex_threshold>0.25</app_apdex_threshold>')
+  })
+
+  it('answers 422 with messages for bad values and 400 without an application, before NerdGraph', async () => {
+    const h = harness()
+    const bad = await put(
+      h,
+      '/v2/applications/9045851.json',
+      JSON.stringify({
+        application: {
+          name: ' ',
+          settings: { app_apdex_threshold: -1, enable_real_user_monitoring: 'maybe' },
+        },
+      })
+    )
+    expect(bad.status).toBe(422)
+    expect(await bad.json()).toEqual({
+      error: {
+        title: 'Validation error occurred when updating the application',
+        messages: [
+          "name can't be blank",
+          'app_apdex_threshold must be a number greater than 0',
+          'enable_real_user_monitoring must be true or false',
+        ],
+      },
+    })
+    const missing = await put(h, '/v2/applications/9045851.json', JSON.stringify({ name: 'x' }))
+    expect(missing.status).toBe(400)
+    expect(await missing.json()).toEqual({ error: { title: 'missing parameter: application' } })
+    expect(h.sim.stats().graphqlRequests).toBe(0)
+  })
+
+  it('answers 404 for an unknown application, with a pinned account too', async () => {
+    for (const settings of [{}, { ACCOUNT_ID: '1000001' }]) {
+      const h = harness(settings)
+      const body = JSON.stringify({ application: { settings: { app_apdex_threshold: 1 } } })
+      const res = await put(h, '/v2/applications/12345.json', body)
+      expect(res.status).toBe(404)
+      expect(await res.json()).toEqual({
+        error: { title: 'No Application found with the given ID' },
+      })
+    }
+  })
+
+  it('costs two NerdGraph requests once the account is known: the mutation and the read', async () => {
+    const h = harness({ ACCOUNT_ID: '1000001' })
+    const body = JSON.stringify({ application: { settings: { app_apdex_threshold: 1 } } })
+    expect((await put(h, '/v2/applications/9045851.json', body)).status).toBe(200)
+    expect(h.sim.stats().graphqlRequests).toBe(2)
+  })
+})
+
+describe('DELETE /v2/applications/:id', () => {
+  it('answers 409 for a reporting application and leaves it in place', async () => {
+    const h = harness()
+    const res = await h.get('/v2/applications/9045822.json', { method: 'DELETE' })
+    expect(res.status).toBe(409)
+    expect(await res.json()).toEqual({
+      error: { title: 'Cannot delete an application that is still reporting data.' },
+    })
+    expect((await h.get('/v2/applications/9045822.json')).status).toBe(200)
+  })
+
+  it('deletes a stopped application (200 with it), which then leaves list and show', async () => {
+    const h = harness()
+    const res = await h.get('/v2/applications/9045874.xml', { method: 'DELETE' })
+    expect(res.status).toBe(200)
+    const text = await res.text()
+    expect(text).toContain('<id>9045874</id>')
+    expect(text).toContain('<reporting>false</reporting>')
+    expect((await h.get('/v2/applications/9045874.json')).status).toBe(404)
+    const list = (await (await h.get('/v2/applications.json?filter[ids]=9045874')).json()) as {
+      applications: unknown[]
+    }
+    expect(list.applications).toEqual([])
+    // the simulator reset brings it back
+    await h.sim.fetch(new Request('http://sim/_sim/reset', { method: 'POST' }))
+    expect((await h.get('/v2/applications/9045874.json')).status).toBe(200)
+  })
+
+  it('answers 404 for an unknown application or one the key cannot see', async () => {
+    const h = harness()
+    for (const [path, key] of [
+      ['/v2/applications/12345.json', DEMO_KEYS.all],
+      ['/v2/applications/9045874.json', DEMO_KEYS.one],
+    ] as const) {
+      const res = await h.get(path, { method: 'DELETE', key })
+      expect(res.status).toBe(404)
+    }
+    expect((await h.get('/v2/applications/9045874.json')).status).toBe(200)
+  })
+})
