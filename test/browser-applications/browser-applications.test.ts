@@ -140,3 +140,24 @@ describe('POST /v2/browser_applications', () => {
     expect(h.dataset.resources.state.createdBrowser).toHaveLength(0)
   })
 })
+
+describe('a create when NerdGraph fails', () => {
+  it('sends the mutation once on a 5xx, answers 502 and creates nothing', async () => {
+    const h = harness()
+    await h.sim.fetch(
+      new Request('http://simulator.test/_sim/faults', {
+        method: 'POST',
+        body: JSON.stringify({ status: 503, count: 1 }),
+      })
+    )
+    const before = h.sim.stats().graphqlRequests
+    const res = await post(
+      h,
+      { browser_application: { name: 'Once' } },
+      { 'X-Account-Id': '1000002' }
+    )
+    expect(res.status).toBe(502)
+    expect(h.sim.stats().graphqlRequests - before).toBe(1)
+    expect(h.dataset.resources.state.createdBrowser).toHaveLength(0)
+  })
+})
