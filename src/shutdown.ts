@@ -11,7 +11,7 @@ import { Server as NetServer, type Socket } from 'node:net'
 
 export interface DrainOptions {
   graceMs: number
-  /** How long a connection that has not sent a request yet may take to send one (default 1 s). */
+  /** How long a connection that has not sent a request yet may take to send one (default 3 s). */
   firstRequestMs?: number
   /** One line per event (stderr by default). */
   say?: (line: string) => void
@@ -29,7 +29,7 @@ export function drainOnSignals(server: Server, options: DrainOptions): Promise<n
   const say = options.say ?? ((line: string) => console.error(line))
   const exit = options.exit ?? ((code: number) => process.exit(code))
   const signals = options.signals ?? ['SIGTERM', 'SIGINT']
-  const firstRequestMs = options.firstRequestMs ?? 1_000
+  const firstRequestMs = options.firstRequestMs ?? 3_000
   const connections = new Map<Socket, Connection>()
   let drainingSince: number | undefined
 

@@ -1,3 +1,4 @@
+import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_KEYS } from '../src/simulator'
 import { startChild, type ChildServer } from './helpers/child-server'
@@ -29,19 +30,31 @@ function start(env: Record<string, string> = {}): Promise<ChildServer> {
   })
 }
 
-/** `n` different application lists (no coalescing), each waiting on the slowed simulator. */
+interface Answer {
+  status: number
+  body: { applications?: []; error?: string }
+}
+
+/** `n` different application lists (no coalescing), each waiting on the slowed simulator: `sent`
+ * resolves once every request has been written to its connection, so each is in flight. */
 function load(url: string, n: number) {
-  return Array.from({ length: n }, (_, i) =>
-    fetch(`${url}/v2/applications.json?filter[name]=shutdown-${i}`, {
-      headers: { 'X-Api-Key': DEMO_KEYS.all },
-    }).then(
-      async (res) => ({ status: res.status, body: (await res.json()) as { applications?: [] } }),
-      (err: Error) => ({
-        status: 0,
-        body: { error: String(err.cause ?? err) } as { applications?: []; error?: string },
+  const sent: Promise<void>[] = []
+  const answers = Array.from({ length: n }, (_, i) => {
+    const path = `/v2/applications.json?filter[name]=shutdown-${i}`
+    const req = request(`${url}${path}`, { headers: { 'X-Api-Key': DEMO_KEYS.all }, agent: false })
+    sent.push(new Promise((done) => req.once('finish', done)))
+    return new Promise<Answer>((resolve) => {
+      req.once('error', (err) => resolve({ status: 0, body: { error: String(err) } }))
+      req.once('response', (res) => {
+        let text = ''
+        res.on('data', (b: Buffer) => (text += b))
+        res.once('error', (err) => resolve({ status: 0, body: { error: String(err) } }))
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }))
       })
-    )
-  )
+      req.end()
+    })
+  })
+  return { sent: Promise.all(sent), answers }
 }
 
 async function graphqlRequests(): Promise<number> {
@@ -63,7 +76,8 @@ describe('the Node server on SIGTERM', () => {
     try {
       const server = await start({ SHUTDOWN_GRACE_MS: '60000' })
       const before = await graphqlRequests()
-      const answers = load(server.url, 8)
+      const { sent, answers } = load(server.url, 8)
+      await sent
       await until(async () => (await graphqlRequests()) > before)
       server.child.kill('SIGTERM')
       await until(async () => server.stderr().includes('SIGTERM'))
@@ -87,7 +101,8 @@ describe('the Node server on SIGTERM', () => {
     try {
       const server = await start({ SHUTDOWN_GRACE_MS: '300' })
       const before = await graphqlRequests()
-      const answers = load(server.url, 2)
+      const { sent, answers } = load(server.url, 2)
+      await sent
       await until(async () => (await graphqlRequests()) > before)
       const signalled = Date.now()
       server.child.kill('SIGINT')
