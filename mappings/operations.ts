@@ -50,6 +50,7 @@ const nrql = ['actor.account.nrql'] as const
 const deployments = ['actor.entity.deploymentSearch'] as const
 const users = ['actor.organization.userManagement.authenticationDomains'] as const
 const keyCheck = ['actor.user'] as const
+const incidents = ['actor.account.aiIssues.incidents', 'actor.account.aiIssues.issues'] as const
 
 /** One row per v2 operation; order follows the explorer's resources. */
 // prettier-ignore
@@ -119,16 +120,16 @@ export const operations = [
   // usages
   { method: 'GET', path: '/v2/usages/{product}', resource: 'usages', summary: 'List usages', answer: 'retired', title: usagesGone },
   // alerts_events, alerts_incidents, alerts_violations, alerts_channels, alerts_policy_channels: retired with v2
-  { method: 'GET', path: '/v2/alerts_events', resource: 'alerts_events', summary: 'List alert events', answer: 'unsupported' },
-  { method: 'GET', path: '/v2/alerts_incidents', resource: 'alerts_incidents', summary: 'List incidents', answer: 'unsupported' },
-  { method: 'PUT', path: '/v2/alerts_incidents/{id}/acknowledge', resource: 'alerts_incidents', summary: 'Acknowledge incident', answer: 'unsupported', source: 'newrelic-client-go pkg/alerts/incidents.go' },
-  { method: 'PUT', path: '/v2/alerts_incidents/{id}/close', resource: 'alerts_incidents', summary: 'Close incident', answer: 'unsupported', source: 'newrelic-client-go pkg/alerts/incidents.go' },
-  { method: 'GET', path: '/v2/alerts_violations', resource: 'alerts_violations', summary: 'List violations', answer: 'unsupported' },
-  { method: 'GET', path: '/v2/alerts_channels', resource: 'alerts_channels', summary: 'List channels', answer: 'unsupported' },
-  { method: 'POST', path: '/v2/alerts_channels', resource: 'alerts_channels', summary: 'Create channel', answer: 'unsupported' },
-  { method: 'DELETE', path: '/v2/alerts_channels/{channel_id}', resource: 'alerts_channels', summary: 'Delete channel', answer: 'unsupported' },
-  { method: 'PUT', path: '/v2/alerts_policy_channels', resource: 'alerts_policy_channels', summary: 'Add channels to a policy', answer: 'unsupported' },
-  { method: 'DELETE', path: '/v2/alerts_policy_channels', resource: 'alerts_policy_channels', summary: 'Remove a channel from a policy', answer: 'unsupported' },
+  { method: 'GET', path: '/v2/alerts_events', resource: 'alerts_events', summary: 'List alert events', answer: 'served', nerdgraph: incidents },
+  { method: 'GET', path: '/v2/alerts_incidents', resource: 'alerts_incidents', summary: 'List incidents', answer: 'served', nerdgraph: ['actor.account.aiIssues.issues', 'actor.account.alerts.policiesSearch'] },
+  { method: 'PUT', path: '/v2/alerts_incidents/{id}/acknowledge', resource: 'alerts_incidents', summary: 'Acknowledge incident', answer: 'served', nerdgraph: ['aiIssuesAckIssue', 'actor.account.aiIssues.issues'], source: 'newrelic-client-go pkg/alerts/incidents.go' },
+  { method: 'PUT', path: '/v2/alerts_incidents/{id}/close', resource: 'alerts_incidents', summary: 'Close incident', answer: 'served', nerdgraph: ['aiIssuesResolveIssue', 'actor.account.aiIssues.issues'], source: 'newrelic-client-go pkg/alerts/incidents.go' },
+  { method: 'GET', path: '/v2/alerts_violations', resource: 'alerts_violations', summary: 'List violations', answer: 'served', nerdgraph: incidents },
+  { method: 'GET', path: '/v2/alerts_channels', resource: 'alerts_channels', summary: 'List channels', answer: 'served', nerdgraph: ['actor.account.alerts.notificationChannels'] },
+  { method: 'POST', path: '/v2/alerts_channels', resource: 'alerts_channels', summary: 'Create channel', answer: 'served', nerdgraph: ['alertsNotificationChannelCreate', 'alertsNotificationChannelsAddToPolicy', 'alertsNotificationChannelDelete'] },
+  { method: 'DELETE', path: '/v2/alerts_channels/{channel_id}', resource: 'alerts_channels', summary: 'Delete channel', answer: 'served', nerdgraph: ['actor.account.alerts.notificationChannel', 'alertsNotificationChannelDelete'] },
+  { method: 'PUT', path: '/v2/alerts_policy_channels', resource: 'alerts_policy_channels', summary: 'Add channels to a policy', answer: 'served', nerdgraph: ['alertsNotificationChannelsAddToPolicy'] },
+  { method: 'DELETE', path: '/v2/alerts_policy_channels', resource: 'alerts_policy_channels', summary: 'Remove a channel from a policy', answer: 'served', nerdgraph: ['actor.account.alerts.notificationChannel', 'alertsNotificationChannelsRemoveFromPolicy'] },
   // kept by New Relic after 31 July 2027 (New Relic docs "REST API v2 end of life"): forwarded
   { method: 'GET', path: '/v2/alerts_policies', resource: 'alerts_policies', summary: 'List policies', answer: 'forwarded' },
   { method: 'POST', path: '/v2/alerts_policies', resource: 'alerts_policies', summary: 'Create policy', answer: 'forwarded' },

@@ -40,6 +40,16 @@ export const partialErrorPolicies = {
   LabelEntities: 'fail', // a missing application must not look untagged
   KeyCheck: 'fail', // only asks whether NerdGraph accepts the key
   ShowKeyTransaction: 'fail', // a failed summary would show a reporting KT without figures
+  AlertIssues: 'fail', // a failed policies search would give wrong incident preferences
+  AlertIncidents: 'fail', // one list: nothing to keep if it failed
+  AckIssue: 'fail', // a write: its answer must be whole
+  ResolveIssue: 'fail', // a write: its answer must be whole
+  AlertChannels: 'fail', // one list: nothing to keep if it failed
+  AlertChannel: 'fail', // a failed read must not become 404 "No channel was found"
+  CreateChannel: 'fail', // a write: its answer must be whole
+  DeleteChannel: 'fail', // a write: its answer must be whole
+  AddChannelsToPolicy: 'fail', // a write: its answer must be whole
+  RemoveChannelsFromPolicy: 'fail', // a write: its answer must be whole
 } as const satisfies Record<string, PartialErrorPolicy>
 
 export const defaultPartialErrorPolicy: PartialErrorPolicy = 'fail'

@@ -41,3 +41,12 @@ export const transportStatus = {
   badBody: { status: 502, title: 'NerdGraph sent a body that is not JSON' },
   httpOther: { status: 502, title: failed },
 } as const satisfies Record<string, { status: 502 | 504; title: string }>
+
+const v2 = "New Relic's REST API v2"
+
+/** Faults of a forwarded call (src/forward.ts); v2's own answers pass unchanged. */
+export const forwardStatus = {
+  timeout: { status: 504, title: `${v2} did not answer in time` },
+  network: { status: 502, title: `${v2} could not be reached` },
+  badGateway: { status: 502, title: `${v2} failed to answer` },
+} as const satisfies Record<string, { status: 502 | 504; title: string }>

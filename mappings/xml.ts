@@ -61,4 +61,17 @@ export const integerFields = new Set([
   'apm',
   'agents',
   'synthetics',
+  // alerts (v2-rest-api contract §2.13–2.16: integers and epoch-ms times)
+  'timestamp',
+  'opened_at',
+  'closed_at',
+  'duration',
+  'group_id',
+  'entity_id',
+  'entity_group_id',
+  'incident_id',
+  'policy_id',
+  'condition_id',
+  'violation',
+  'channel_id',
 ])

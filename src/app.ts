@@ -17,6 +17,7 @@ import { V2Params, paramsFromBody } from './params'
 import { formatOf, pathWithoutFormat, type Format } from './render'
 import { render } from './respond'
 import type { OperationRow } from '../mappings/operations'
+import { forward } from './forward'
 import { operationRouter, untranslatedAnswer } from './operations'
 import { httpsOnly } from './https'
 import { urlOf } from './request-url'
@@ -50,6 +51,7 @@ import { servers } from './routes/servers'
 import { browserApplications } from './routes/browser-applications'
 import { mobileApplications } from './routes/mobile-applications'
 import { labels } from './routes/labels'
+import { alerts } from './routes/alerts'
 
 export interface AppOptions {
   /** Fixed configuration (Node entry, tests); otherwise read from Worker bindings. */
@@ -182,7 +184,9 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     c.set('operation', row)
 
     const upstreamKey = await identify(c, ['x-api-key', 'api-key'])
-    const untranslated = untranslatedAnswer(row, false)
+    const config = c.get('config')
+    if (row.answer === 'forwarded' && config.v2Forwarding) return forwardCall(c, config)
+    const untranslated = untranslatedAnswer(row, config.v2Forwarding)
     if (untranslated) throw untranslated
     pinnedAccount(c) // one account-header rule for every route: a bad header is 422 everywhere
     await connect(c, upstreamKey, row.method === 'GET' ? bodyLimits.read : bodyLimits.write)
@@ -202,6 +206,23 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     await connect(c, upstreamKey, bodyLimits.write)
     await next()
   })
+
+  /** A kept alerts call, passed unchanged to the real v2 (src/forward.ts) with the caller's own key. */
+  function forwardCall(c: Context<Env>, config: Config): Promise<Response> {
+    const stats = c.get('stats')
+    return forward(c.req.raw, c.env?.getBody, {
+      base: config.v2Url,
+      timeoutMs: config.upstreamTimeoutMs,
+      partition: c.get('keyHash'),
+      limits,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
+      onUpstream: (ms) => {
+        stats.upstreamRequests += 1
+        stats.upstreamMs += ms
+      },
+    })
+  }
 
   /** The caller's key from the first of `headers` sent: 401 when none or unusable; the upstream
    * key it stands for (a legacy key through KEY_MAP, src/keys.ts). Caches partition by this key. */
@@ -250,6 +271,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.route('/v2', browserApplications)
   app.route('/v2', mobileApplications)
   app.route('/v2', labels)
+  app.route('/v2', alerts)
 
   app.notFound((c) => {
     const format = c.get('format') ?? formatOf(urlOf(c.req.raw).pathname, undefined) ?? 'json'

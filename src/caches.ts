@@ -62,6 +62,13 @@ export function createCaches(observe?: (cache: string, hit: boolean) => void) {
     }),
     /** background refreshes running (src/background.ts). */
     refreshes: { running: 0 } as Refreshes,
+    /** per account: minted v2 incident ID → AI issue UUID (src/alerts/ids.ts); issues never change ID. */
+    alertIssues: new PartitionedCache<string>({ freshMs: 60 * minute, maxBytes: 2 ** 20 }),
+    /** per alerts list and window: NerdGraph cursors, cursors[n] opens page n, null past the end. */
+    alertCursors: new PartitionedCache<(string | null | undefined)[]>({
+      freshMs: 10 * minute,
+      maxBytes: 2 ** 20,
+    }),
   }
   if (observe)
     for (const [name, cache] of Object.entries(caches))

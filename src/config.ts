@@ -13,6 +13,12 @@ export const nerdgraphUrls = {
   eu: 'https://api.eu.newrelic.com/graphql',
 } as const
 
+/** REST API v2 by region, where the kept alerts endpoints are forwarded (contract v2-rest-api §1.1). */
+export const v2Urls = {
+  us: 'https://api.newrelic.com/v2',
+  eu: 'https://api.eu.newrelic.com/v2',
+} as const
+
 /** An integer setting within [min, max], from a string or a number. */
 const integer = (min: number, max: number) =>
   z.pipe(
@@ -45,6 +51,8 @@ const RawConfig = z.object({
   METRICS: z.optional(bool),
   /** A secret: JSON `{ "<SHA-256 hex of a legacy key>": "<user key>" }` (src/keys.ts). */
   KEY_MAP: z.optional(z.string()),
+  V2_URL: z.optional(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })),
+  V2_FORWARDING: z._default(bool, true),
 })
 
 const ConfigSchema = z.pipe(
@@ -61,6 +69,8 @@ const ConfigSchema = z.pipe(
     logLevel: c.LOG_LEVEL,
     /** Unset: on for Node, off for Workers (the entry decides). */
     metrics: c.METRICS,
+    v2Url: c.V2_URL ?? v2Urls[c.REGION],
+    v2Forwarding: c.V2_FORWARDING,
   }))
 )
 

@@ -24,6 +24,8 @@ export interface Bindings {
   LOG_LEVEL?: string
   /** `true` serves `/metrics` from this isolate (off by default on Workers). */
   METRICS?: string
+  V2_URL?: string
+  V2_FORWARDING?: string
   /** Node entry only: the body of a GET request, which the fetch `Request` cannot carry. */
   getBody?: () => ReadableStream<Uint8Array> | null
   /** Node entry only: the scheme of the socket (`X-Forwarded-Proto` is then honoured, src/https.ts). */

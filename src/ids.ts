@@ -1,7 +1,8 @@
 /**
  * @module ids
- * v2 host and instance IDs, which NerdGraph does not have (nerdgraph.md §1.4, §5 item 3): minted
- * as stable positive 31-bit integers from (application ID, host name[, instance name]), so every
+ * v2 host and instance IDs, which NerdGraph does not have (nerdgraph.md §1.4, §5 item 3), and v2
+ * alerts incident and event IDs (src/alerts/ids.ts): minted as stable positive 31-bit integers from
+ * (application ID, host name[, instance name]) or what identifies the alert, so every
  * edge location and every restart agrees without stored state. 31 bits keep them safe for clients
  * that read IDs into 32-bit integers.
  */
@@ -30,7 +31,7 @@ function candidate(parts: readonly (string | number)[], salt: number): number {
  * @example mintIds('host', 9045822, ['web-01', 'web-02']) // Map { 'web-01' → 18…, 'web-02' → 7… }
  */
 export function mintIds(
-  kind: 'host' | 'instance',
+  kind: 'host' | 'instance' | 'incident' | 'event',
   appId: number,
   members: readonly string[]
 ): Map<string, number> {
@@ -43,7 +44,7 @@ export function mintIds(
  * older one.
  */
 export function mintInOrder(
-  kind: 'host' | 'instance' | 'deployment',
+  kind: 'host' | 'instance' | 'deployment' | 'incident' | 'event',
   appId: number,
   members: readonly string[]
 ): Map<string, number> {

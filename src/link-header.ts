@@ -12,6 +12,8 @@ export interface PageLinks {
   lastPage?: number
   /** Cursor paging: the cursor of the next page, or null on the last one. */
   nextCursor?: string | null
+  /** Page-numbered lists whose last page is unknown: whether a next page exists (no `last`). */
+  hasNext?: boolean
 }
 
 /** The public origin: `X-Forwarded-Proto` / `X-Forwarded-Host` when a proxy set them. */
@@ -37,7 +39,13 @@ export function linkHeader(
     return `<${base}?${q}>`
   }
   const parts: string[] = []
-  if (links.nextCursor !== undefined) {
+  if (links.hasNext !== undefined && links.lastPage === undefined) {
+    if (links.hasNext) parts.push(`${href(['page', String(links.page + 1)])}; rel="next"`)
+    if (links.page > 1) {
+      parts.push(`${href(['page', '1'])}; rel="first"`)
+      parts.push(`${href(['page', String(links.page - 1)])}; rel="prev"`)
+    }
+  } else if (links.nextCursor !== undefined) {
     if (links.nextCursor) parts.push(`${href(['cursor', links.nextCursor])}; rel="next"`)
   } else if (links.lastPage !== undefined && links.lastPage > 1) {
     if (links.page < links.lastPage) {

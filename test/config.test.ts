@@ -15,6 +15,8 @@ describe('parseConfig', () => {
       logLevel: 'info',
       metrics: undefined,
       keyMap: new Map(),
+      v2Url: 'https://api.newrelic.com/v2',
+      v2Forwarding: true,
     })
   })
 
@@ -33,6 +35,15 @@ describe('parseConfig', () => {
       expect(message).not.toContain('SECRET')
       expect(message).not.toContain('space')
     }
+  })
+
+  it('forwards to the v2 of the region unless V2_URL says otherwise, and can turn forwarding off', () => {
+    expect(parseConfig({ REGION: 'eu' }).v2Url).toBe('https://api.eu.newrelic.com/v2')
+    expect(parseConfig({ V2_URL: 'http://127.0.0.1:8788/v2' }).v2Url).toBe(
+      'http://127.0.0.1:8788/v2'
+    )
+    expect(parseConfig({ V2_FORWARDING: 'false' }).v2Forwarding).toBe(false)
+    expect(() => parseConfig({ V2_URL: 'ftp://x' })).toThrow(/V2_URL/)
   })
 
   it('derives the EU endpoint from REGION and lets NERDGRAPH_URL override it', () => {

@@ -10,6 +10,16 @@ import {
   listApplicationsDocument,
   showApplicationDocument,
 } from '../src/applications/documents'
+import {
+  channelDocument,
+  channelsDocument,
+  createChannelDocument,
+  deleteChannelDocument,
+  incidentsDocument,
+  issueActionDocuments,
+  issuesDocument,
+  policyChannelsDocuments,
+} from '../src/alerts/documents'
 import { createDeploymentDocument, listDeploymentsDocument } from '../src/deployments/documents'
 import { deleteApplicationDocument, updateSettingsDocument } from '../src/applications/writes'
 
@@ -82,6 +92,16 @@ export const sentDocuments: Record<string, string> = {
   createMobileApplication: createMobileApplicationDocument,
   keyCheck: keyCheckDocument,
   keyTransactionSummariesOnly: pageExtrasDocument(detailsPart([], detailSelection), 1),
+  alertIssues: issuesDocument,
+  alertIncidents: incidentsDocument,
+  ackIssue: issueActionDocuments.acknowledge,
+  resolveIssue: issueActionDocuments.close,
+  alertChannels: channelsDocument,
+  alertChannel: channelDocument,
+  createChannel: createChannelDocument,
+  deleteChannel: deleteChannelDocument,
+  addChannelsToPolicy: policyChannelsDocuments.add,
+  removeChannelsFromPolicy: policyChannelsDocuments.remove,
 }
 
 function errorsOf(schema: GraphQLSchema, doc: string): string[] {

@@ -53,7 +53,8 @@ export interface CursorWalk {
 
 export const listDocuments = { nextCursorDocument, accountsDocument }
 
-async function visibleAccounts(c: Context<Env>): Promise<number[]> {
+/** The accounts a call reads: the pinned one, else every account the key sees (cached per key). */
+export async function visibleAccounts(c: Context<Env>): Promise<number[]> {
   const pinned = pinnedAccount(c)
   if (pinned !== undefined) return [pinned]
   const accountsCache = c.get('caches').accounts

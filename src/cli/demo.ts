@@ -1,7 +1,9 @@
 /**
  * @module cli/demo
  * The demo (`npm run demo`, `v2bridge demo`): v2bridge on PORT (8787) in front of the built-in
- * NerdGraph simulator on SIM_PORT (8788), both on loopback, plain HTTP allowed.
+ * NerdGraph simulator on SIM_PORT (8788), both on loopback, plain HTTP allowed. The simulator also
+ * serves the stand-in for the REST API v2 endpoints New Relic keeps (`/v2`,
+ * src/simulator/v2-standin.ts): V2_URL points at it, so forwarded alerts calls answer offline too.
  */
 import { parseConfig } from '../config'
 import { reportOption, startServer } from '../node'
@@ -26,11 +28,13 @@ export async function startDemo(env: Record<string, string | undefined>) {
     ...env,
     HOST: host,
     NERDGRAPH_URL: `${simulator.url}/graphql`,
+    V2_URL: `${simulator.url}/v2`,
     ALLOW_HTTP: 'true',
     KEY_MAP: env['KEY_MAP'] || (await demoKeyMap()),
   })
   const bridge = await startServer(config, undefined, reportOption(env['REPORT_FILE']))
   const banner = `NerdGraph simulator  ${simulator.url}/graphql
+v2 stand-in          ${simulator.url}/v2 (kept alerts endpoints, forwarded to by v2bridge)
 v2bridge             ${bridge.url}/v2
 
 Demo keys:
@@ -41,6 +45,7 @@ Demo keys:
 
 Try:
   curl -H 'X-Api-Key: ${DEMO_KEYS.all}' ${bridge.url}/v2/applications.json
+  curl -H 'X-Api-Key: ${DEMO_KEYS.all}' '${bridge.url}/v2/alerts_incidents.json?only_open=true'
   curl -H 'X-Api-Key: ${DEMO_KEYS.all}' -H 'X-V2bridge-Explain: 1' '${bridge.url}/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher'
   curl -H 'X-Api-Key: ${DEMO_KEYS.all}' ${bridge.url}/v2bridge/report.json
   curl -H 'x-license-key: ${DEMO_LEGACY_KEYS.license}' -d 'deployment[app_name]=Checkout Service (java)' ${bridge.url}/deployments.xml

@@ -1,6 +1,7 @@
 /** @module simulator/admin — /_sim/* admin endpoints: stats, reset, faults, ground-truth timeslices. */
 import { Hono } from 'hono'
 import * as z from 'zod'
+import { alertsOf } from './alerts'
 import type { SimulatorServices } from './app'
 import { FaultSchema } from './limits'
 import { MINUTE } from './timeslices'
@@ -39,6 +40,7 @@ export function adminRoutes({ dataset, stats, faults }: SimulatorServices): Hono
     stats.reset()
     faults.clear()
     dataset.reset()
+    alertsOf(dataset).reset()
     return c.json({ ok: true })
   })
   admin.get('/faults', (c) => c.json({ faults: faults.current() }))

@@ -16,6 +16,7 @@ import {
 import { rootValue, type GraphContext } from './resolvers'
 import { SCHEMA_SDL } from './schema'
 import type { StatsRecorder } from './stats'
+import { v2StandIn } from './v2-standin'
 
 export interface SimulatorServices {
   readonly dataset: Dataset
@@ -103,6 +104,8 @@ export function createSimulatorApp(services: SimulatorServices): Hono {
     }
   })
   app.route('/_sim', adminRoutes(services))
+  const standIn = v2StandIn(services.dataset)
+  app.all('/v2/*', (c) => standIn.fetch(c.req.raw))
   app.notFound(() => jsonResponse({ errors: [{ message: 'Not Found' }] }, 404))
   app.onError((err) => {
     console.error('[simulator]', err)

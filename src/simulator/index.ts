@@ -1,4 +1,5 @@
 /** @module simulator — an in-process NerdGraph stand-in: synthetic dataset, GraphQL subset, admin API. */
+import { alertsOf } from './alerts'
 import { createSimulatorApp } from './app'
 import { createDataset, DEFAULT_SEED, type Dataset } from './dataset'
 import { createConcurrency, createFaults } from './limits'
@@ -50,6 +51,7 @@ export function createSimulator(opts: SimulatorOptions = {}): Simulator {
       stats.reset()
       faults.clear()
       dataset.reset()
+      alertsOf(dataset).reset()
     },
   }
 }

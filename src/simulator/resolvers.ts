@@ -1,5 +1,7 @@
 /** @module simulator/resolvers — the root value graphql-js executes SCHEMA_SDL against. */
 import { GraphQLError } from 'graphql'
+import { accountAlerts } from './alerts-queries'
+import { alertsMutations } from './alerts-mutations'
 import type { Dataset } from './dataset'
 import { appWriteMutations } from './app-writes'
 import { deploymentMutations } from './deployments'
@@ -55,6 +57,7 @@ const actor = {
       id: account.id,
       name: account.name,
       nrql: ({ query }: { query: string }, c: GraphContext) => runNrqlField(account.id, query, c),
+      ...accountAlerts(account.id),
     }
   },
   entity({ guid }: { guid: string }, ctx: GraphContext) {
@@ -81,6 +84,7 @@ export const rootValue = {
   ...appWriteMutations,
   ...resourceMutations,
   actor: () => actor,
+  ...alertsMutations,
   requestContext: (_: unknown, ctx: GraphContext) => ({
     userId: String(ctx.principal.user.id),
     apiKey: ctx.principal.label,

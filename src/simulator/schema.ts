@@ -2,6 +2,7 @@
 import { APP_WRITES_SDL } from './schema-app-writes'
 import { DEPLOYMENTS_SDL } from './schema-deployments'
 import { RESOURCES_MUTATIONS_SDL, RESOURCES_SDL } from './schema-resources'
+import { ALERTS_MUTATIONS_SDL, ALERTS_SDL } from './schema-alerts'
 
 /**
  * Every type, field, argument and enum value here exists with the same type in
@@ -329,5 +330,11 @@ export const SCHEMA_SDL = /* GraphQL */ `
   ${RESOURCES_SDL}
   extend type RootMutationType {
     ${RESOURCES_MUTATIONS_SDL}
+  }
+
+  ${ALERTS_SDL}
+
+  extend type RootMutationType {
+    ${ALERTS_MUTATIONS_SDL}
   }
 `

@@ -1,0 +1,35 @@
+/**
+ * @module routes/alerts
+ * The alerts endpoints New Relic retires, translated to NerdGraph (v2-rest-api contract §2.13–2.16):
+ * events, incidents (with acknowledge and close), violations, channels and policy channels.
+ */
+import { Hono } from 'hono'
+import { createChannel } from '../alerts/channel-create'
+import { deleteChannel, listChannels } from '../alerts/channels'
+import { incidentAction, listIncidents } from '../alerts/incidents'
+import { addPolicyChannels, removePolicyChannel } from '../alerts/policy-channels'
+import { listEvents, listViolations } from '../alerts/violations'
+import type { Env } from '../env'
+import { respond } from '../respond'
+
+export const alerts = new Hono<Env>()
+
+const linked = (r: {
+  body: Record<string, unknown>
+  link: string | undefined
+}): [Record<string, unknown>, Record<string, string>] => [r.body, r.link ? { Link: r.link } : {}]
+
+alerts.get('/alerts_events', async (c) => respond(c, ...linked(await listEvents(c))))
+alerts.get('/alerts_incidents', async (c) => respond(c, ...linked(await listIncidents(c))))
+alerts.get('/alerts_violations', async (c) => respond(c, ...linked(await listViolations(c))))
+
+alerts.put('/alerts_incidents/:id/acknowledge', async (c) =>
+  respond(c, await incidentAction(c, 'acknowledge'))
+)
+alerts.put('/alerts_incidents/:id/close', async (c) => respond(c, await incidentAction(c, 'close')))
+
+alerts.get('/alerts_channels', async (c) => respond(c, ...linked(await listChannels(c))))
+alerts.post('/alerts_channels', async (c) => respond(c, await createChannel(c), {}, 201))
+alerts.delete('/alerts_channels/:channel_id', async (c) => respond(c, await deleteChannel(c)))
+alerts.put('/alerts_policy_channels', async (c) => respond(c, await addPolicyChannels(c)))
+alerts.delete('/alerts_policy_channels', async (c) => respond(c, await removePolicyChannel(c)))
