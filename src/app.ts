@@ -36,6 +36,8 @@ import { createTelemetry } from './telemetry'
 import type { RetryClock } from './retry'
 import { createUpstreamLimits, type LimitSettings } from './upstream-limits'
 import { rateUsage } from './rate-usage'
+import { cors } from './cors'
+import { etag } from './etag'
 import { applications } from './routes/applications'
 import { metrics } from './routes/metrics'
 import { hosts } from './routes/hosts'
@@ -165,6 +167,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   })
 
   app.use(httpsOnly)
+  app.use('/v2/*', cors(operationOf))
 
   const reportStore = reportStores(options.report)
   app.use('/v2/*', recordCalls(reportStore))
@@ -259,6 +262,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.use('/v2/*', explainMode())
 
   app.use('/v2/*', rateUsage())
+  app.use('/v2/*', etag())
   app.route('/v2', applications)
   app.route('/v2', metrics)
   app.route('/v2', hosts)

@@ -38,6 +38,21 @@ const bool = z.pipe(
   z.transform((v) => v === 'true' || v === '1' || v === 'yes')
 )
 
+/** `*` or a comma-separated list of origins (`https://grafana.example.com`), for CORS (src/cors.ts). */
+const origins = z.pipe(
+  z.string().check(
+    z.refine(
+      (v) =>
+        v.trim() === '*' ||
+        v.split(',').every((o) => /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(o.trim())),
+      {
+        error: 'expected * or a comma-separated list of origins like https://grafana.example.com',
+      }
+    )
+  ),
+  z.transform((v): '*' | string[] => (v.trim() === '*' ? '*' : v.split(',').map((o) => o.trim())))
+)
+
 const RawConfig = z.object({
   REGION: z._default(z.enum(['us', 'eu'], { error: 'expected us or eu' }), 'us'),
   NERDGRAPH_URL: z.optional(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })),
@@ -53,6 +68,7 @@ const RawConfig = z.object({
   KEY_MAP: z.optional(z.string()),
   V2_URL: z.optional(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })),
   V2_FORWARDING: z._default(bool, true),
+  CORS_ORIGINS: z._default(origins, '*'),
 })
 
 const ConfigSchema = z.pipe(
@@ -71,6 +87,7 @@ const ConfigSchema = z.pipe(
     metrics: c.METRICS,
     v2Url: c.V2_URL ?? v2Urls[c.REGION],
     v2Forwarding: c.V2_FORWARDING,
+    corsOrigins: c.CORS_ORIGINS,
   }))
 )
 

@@ -17,6 +17,7 @@ describe('parseConfig', () => {
       keyMap: new Map(),
       v2Url: 'https://api.newrelic.com/v2',
       v2Forwarding: true,
+      corsOrigins: '*',
     })
   })
 
@@ -92,5 +93,15 @@ describe('parseConfig', () => {
       expect((e as Error).message).toMatch(/REGION/)
       expect((e as Error).message).toMatch(/PORT/)
     }
+  })
+
+  it('reads CORS_ORIGINS as * or a list of origins, and rejects anything else', () => {
+    expect(parseConfig({}).corsOrigins).toBe('*')
+    expect(
+      parseConfig({ CORS_ORIGINS: 'https://a.example.com, http://b:3000' }).corsOrigins
+    ).toEqual(['https://a.example.com', 'http://b:3000'])
+    expect(() => parseConfig({ CORS_ORIGINS: 'https://a.example.com/path' })).toThrow(
+      /CORS_ORIGINS/
+    )
   })
 })

@@ -6,8 +6,10 @@ import { renderJson } from './json'
 import { renderXml } from './xml'
 
 export const renderers = {
-  json: { contentType: 'application/json; charset=utf-8', render: renderJson },
-  xml: { contentType: 'application/xml; charset=utf-8', render: renderXml },
+  // As the real API sends them (contract §1.5: docs "Extract metric timeslice data" and
+  // "API overload protection" show `Content-Type: application/json`, no charset).
+  json: { contentType: 'application/json', render: renderJson },
+  xml: { contentType: 'application/xml', render: renderXml },
 } as const
 
 export type Format = keyof typeof renderers

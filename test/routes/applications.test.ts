@@ -32,13 +32,13 @@ describe('GET /v2/applications', () => {
   it('matches the golden JSON and XML bodies for a name filter', async () => {
     const h = harness()
     const json = await h.get('/v2/applications.json?filter[name]=Checkout')
-    expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(json.headers.get('content-type')).toBe('application/json')
     expect(json.headers.get('link')).toBeNull()
     const text = await json.text()
     expectStrictV2(JSON.parse(text), 'applications')
     expectGolden('applications-checkout.json', pretty(text))
     const xml = await h.get('/v2/applications.xml?filter[name]=Checkout')
-    expect(xml.headers.get('content-type')).toBe('application/xml; charset=utf-8')
+    expect(xml.headers.get('content-type')).toBe('application/xml')
     expectGolden('applications-checkout.xml', await xml.text())
   })
 
