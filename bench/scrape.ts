@@ -39,8 +39,9 @@ const started = performance.now()
 // 1. The application list, following rel="next" as a client does.
 const ids: number[] = []
 for (let path: string | undefined = '/v2/applications.json'; path;) {
-  const page = await get<{ applications: { id: number }[] }>(path)
-  ids.push(...(page.body?.applications.map((a) => a.id) ?? []))
+  const page: { body: { applications: { id: number }[] } | undefined; link: string | null } =
+    await get<{ applications: { id: number }[] }>(path)
+  ids.push(...(page.body?.applications.map((a: { id: number }) => a.id) ?? []))
   path = /<([^>]+)>;\s*rel="next"/.exec(page.link ?? '')?.[1]
 }
 
