@@ -41,7 +41,7 @@ describe('POST /deployments.xml (legacy deployments API v0)', () => {
       { 'x-license-key': licenseKey }
     )
     expect(res.status).toBe(201)
-    expect(res.headers.get('content-type')).toBe('application/xml; charset=utf-8')
+    expect(res.headers.get('content-type')).toBe('application/xml')
     const xml = await res.text()
     const recorded = h.dataset.deployments.of(guid)[0]!
     expect(recorded).toMatchObject({
