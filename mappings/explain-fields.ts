@@ -159,45 +159,34 @@ const label = {
 } as const satisfies FieldRows
 
 /** Rows keyed by the operation's method and path (mappings/operations.ts). */
-/** v2 alerts records (src/alerts/reshape.ts, src/alerts/channels.ts, channel-config.ts). */
+/** v2 alerts records (src/alerts/reshape.ts, channels.ts): the field comments there say more. */
 const incident = {
-  id: 'minted from aiIssues issue.issueId (src/alerts/ids.ts)',
+  id: 'minted from issue.issueId',
   opened_at: 'issue.createdAt',
-  closed_at: 'issue.closedAt (absent while open)',
-  incident_preference: 'alerts.policiesSearch policy.incidentPreference of issue.policyIds[0]',
-  'links.violations': 'issue.incidentIds',
-  'links.policy_id': 'issue.policyIds[0]',
+  closed_at: 'issue.closedAt',
+  incident_preference: 'policy.incidentPreference',
+  links: 'issue.incidentIds, policyIds',
 } as const satisfies FieldRows
 
 const violation = {
-  id: 'aiIssues incident.incidentId',
+  id: 'incident.incidentId',
   label: 'incident.title',
-  duration: 'seconds from incident.createdAt to closedAt (or now)',
-  policy_name: 'policyName of the issue holding the incident',
-  condition_name: 'conditionName of the issue holding the incident',
-  priority: 'incident.priority (CRITICAL → Critical, others → Warning)',
-  opened_at: 'incident.createdAt',
-  closed_at: 'incident.closedAt',
-  entity: 'incident.entityGuids (decoded: product, type, id) and entityNames',
-  links: 'incident.policyIds, conditionFamilyId; incident_id minted from the issue',
+  duration: 'incident.closedAt − createdAt',
+  'policy_name, condition_name': 'the holding issue',
+  priority: 'incident.priority',
+  'opened_at, closed_at': 'incident.createdAt, closedAt',
+  entity: 'incident.entityGuids, entityNames',
+  links: 'incident.policyIds, conditionFamilyId',
 } as const satisfies FieldRows
 
 const recentEvent = {
-  id: 'minted from incident and event type',
-  event_type: 'VIOLATION_OPEN at incident.createdAt, VIOLATION_CLOSE at closedAt',
-  'product, entity_type, entity_group_id, entity_id': 'incident.entityGuids decoded',
-  priority: 'incident.priority, lower case',
-  description: "'<policy name> (<incident.title>)'",
-  timestamp: 'incident.createdAt or closedAt',
-  incident_id: 'minted from the holding issue',
+  event_type: 'incident.createdAt, closedAt',
+  '*': 'as violations',
 } as const satisfies FieldRows
 
 const channel = {
-  id: 'alerts.notificationChannels channel.id',
-  name: 'channel.name',
-  type: 'channel.type, lower case',
-  configuration: 'channel.config by type, every value a string (src/alerts/channel-config.ts)',
-  'links.policy_ids': 'channel.associatedPolicies.policies[].id',
+  '*': 'channel.id, name, type, config',
+  'links.policy_ids': 'channel.associatedPolicies',
 } as const satisfies FieldRows
 
 export const explainFields: Readonly<Record<string, FieldRows>> = {
@@ -279,10 +268,7 @@ export const explainFields: Readonly<Record<string, FieldRows>> = {
   'GET /v2/alerts_channels': prefixed('channels[]', channel),
   'POST /v2/alerts_channels': prefixed('channels[]', channel),
   'DELETE /v2/alerts_channels/{channel_id}': prefixed('channel', channel),
-  'PUT /v2/alerts_policy_channels': {
-    'policy.id': 'policy_id',
-    'policy.channel_ids': 'alertsNotificationChannelsAddToPolicy notificationChannels[].id',
-  },
+  'PUT /v2/alerts_policy_channels': { policy: 'policy_id, notificationChannels[].id' },
   'DELETE /v2/alerts_policy_channels': prefixed('channel', channel),
 }
 
