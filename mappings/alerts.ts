@@ -1,6 +1,7 @@
 /**
  * @module mappings/alerts
- * NerdGraph alerts values → v2 alerts values (v2-rest-api contract §2.13–2.16; New Relic docs
+ * NerdGraph alerts values → v2 alerts values (v2 explorer alerts models, newrelic-client-go
+ * pkg/alerts fixtures; New Relic docs
  * "Migrate from REST API v2 to NerdGraph": incidents and violations → aiIssues, channels → notification
  * channels). Each row says where the fact comes from.
  */
@@ -25,7 +26,7 @@ export const eventPriority = {
 
 /** Entity GUID `domain|type` → v2 `product` (violations; events upper-case it) and `entity_type`
  * (swagger alerts_events: "Application, Server, KeyTransaction, MobileApplication,
- * BrowserApplication, Monitor"; violations' "Apm" casing is [UNCONFIRMED], v2-rest-api contract §2.15). */
+ * BrowserApplication, Monitor"; violations' "Apm" casing is [UNCONFIRMED], no recorded answer shows it). */
 export const alertEntities = {
   'APM|APPLICATION': { product: 'Apm', type: 'Application' },
   'APM|KEY_TRANSACTION': { product: 'Apm', type: 'KeyTransaction' },

@@ -1,7 +1,7 @@
 /**
  * @module mappings/granularity
- * v2 default timeslice length by range length and data age (contract §2.5, D-extract table;
- * nerdgraph.md §3.4 gives the matching `TIMESERIES` buckets). Validated at load.
+ * v2 default timeslice length by range length and data age (New Relic docs "Extract metric timeslice
+ * data", its granularity table; NRQL `TIMESERIES` takes the same buckets). Validated at load.
  */
 import * as z from 'zod/mini'
 
@@ -29,7 +29,7 @@ export const defaultGranularity = [
 /** Data whose range starts more than this many seconds ago uses the `old` column (D-extract). */
 export const oldDataAfterSeconds = 8 * day
 
-/** NRQL returns at most 366 `TIMESERIES` buckets (nerdgraph.md §3.4, §4). */
+/** NRQL returns at most 366 `TIMESERIES` buckets (New Relic docs "NRQL syntax, clauses, and functions"). */
 export const maxBuckets = 366
 
 /** "New Relic only collects data at one minute intervals" (D-extract): the smallest slice. */

@@ -1,7 +1,8 @@
 /**
  * @module mappings/health-status
- * NerdGraph `alertSeverity` → v2 `health_status` (contract §3.2 [INFERRED]; v2 uses `orange`, never
- * `yellow`, and `unknown` without an alert policy: contract §2.1, D-health).
+ * NerdGraph `alertSeverity` → v2 `health_status` ([INFERRED] from the colours; v2 uses `orange`, never
+ * `yellow`, and `unknown` without an alert policy: New Relic docs "Application reporting and health
+ * status (v2)").
  */
 export const healthStatusBySeverity = {
   CRITICAL: 'red',
@@ -10,7 +11,7 @@ export const healthStatusBySeverity = {
   NOT_CONFIGURED: 'unknown',
 } as const satisfies Record<string, 'red' | 'orange' | 'green' | 'unknown'>
 
-/** A non-reporting application is `gray` whatever its severity (contract §2.1). */
+/** A non-reporting application is `gray` whatever its severity (D-names shows a `gray` app; PGN fixture). */
 export const notReportingHealthStatus = 'gray'
 
 export type AlertSeverity = keyof typeof healthStatusBySeverity

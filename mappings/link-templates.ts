@@ -1,7 +1,8 @@
 /**
  * @module mappings/link-templates
  * Top-level `links` template maps, verbatim from real responses including the `/v2/application/`
- * typo and the missing suffix (contract §1.11, §2.1, §2.6, §2.7: MRF and AMB fixtures).
+ * typo and the missing suffix (fixtures of mrf/newrelic_exporter `_testing/*.json` and
+ * ambitioninc/newrelic-api `newrelic_api/tests/*`).
  */
 export const applicationLinkTemplates = {
   'application.servers': '/v2/servers?ids={server_ids}',
@@ -29,7 +30,7 @@ export const applicationInstanceLinkTemplates = {
   'application_instance.server': '/v2/servers/{server_id}',
 } as const
 
-/** contract §2.8, D-deploy verbatim. */
+/** New Relic docs "Record and view deployments" (D-deploy), verbatim. */
 export const deploymentLinkTemplates = {
   'deployment.agent': '/v2/applications/{application_id}',
 } as const

@@ -1,8 +1,8 @@
 /**
  * @module mappings/metric-families
- * Metric name → family → its value list (contract §3.3): the values a data call returns when
- * `values[]` is omitted, in v2's order, and the list metric names show. The first matching row wins;
- * the last row matches every name. Validated at load.
+ * Metric name → family → its value list (sources per row; tags in docs/sources.md): the values a
+ * data call returns when `values[]` is omitted, in v2's order, and the list metric names show. The
+ * first matching row wins; the last row matches every name. Validated at load.
  */
 import * as z from 'zod/mini'
 import {
@@ -42,33 +42,33 @@ const timesliceValues = [
 
 export const metricFamilies = [
   {
-    family: 'apdex', // contract §3.3, §2.11 (D-names, D-apdex)
+    family: 'apdex', // D-names, D-apdex
     names: ['Apdex', 'EndUser/Apdex'],
     prefixes: ['Apdex/', 'EndUser/Apdex/'],
     values: ['s', 't', 'f', 'count', 'score', 'value', 'threshold', 'threshold_min'],
     overrides: { count: apdexCount },
   },
   {
-    family: 'errors', // contract §3.3 (D-errrate, HAR, PYPROV, D-nrql)
+    family: 'errors', // D-errrate, D-nrql; HAR reads them
     names: ['Errors/all'],
     prefixes: ['Errors/'],
     values: ['error_count', 'errors_per_minute'],
   },
   {
-    family: 'cpuUserTime', // contract §3.3 (AMB fixture, D-hostex)
+    family: 'cpuUserTime', // AMB fixture, D-hostex
     names: ['CPU/User Time'],
     prefixes: [],
     values: ['percent', 'average_time', 'total_time'],
     overrides: { percent: cpuTimePercent },
   },
   {
-    family: 'cpuUtilization', // contract §3.3 (PYPROV): a fraction, D-nrql `average × 100`
+    family: 'cpuUtilization', // a community XML client (PYPROV) reads it: a fraction, D-nrql `average × 100`
     names: ['CPU/User/Utilization'],
     prefixes: [],
     values: ['percent'],
   },
   {
-    family: 'gc', // contract §3.3 (GO fixture)
+    family: 'gc', // GO fixture (newrelic-client-go pkg/apm metric data test)
     names: [],
     prefixes: ['GC/'],
     values: [
@@ -81,16 +81,16 @@ export const metricFamilies = [
     ],
   },
   {
-    // contract §3.3 (GO fixture, PYPROV, D-hostex). No `percent`: timeslices carry no total physical
+    // GO fixture, D-hostex. No `percent`: timeslices carry no total physical
     // memory to divide by, and D-hostex's own command asks used_mb_by_host; a requested `percent` is
-    // inapplicable and left out (contract §2.5).
+    // inapplicable and left out (D-names: inapplicable values are simply not returned).
     family: 'memory',
     names: ['Memory/Physical'],
     prefixes: ['Memory/'],
     values: ['used_bytes_by_host', 'used_mb_by_host', 'total_used_mb'],
   },
   {
-    // contract §3.3 (D-browser, D-nrql) without `error_percentage`, which reads two other metrics
+    // D-browser, D-nrql, without `error_percentage`, which reads two other metrics
     // (EndUser/errors, Browser); `requests_per_minute` from D-browser's page throughput example.
     family: 'endUser',
     names: ['EndUser', 'EndUser/RB'],
@@ -115,16 +115,16 @@ export const metricFamilies = [
     ],
   },
   {
-    family: 'mobile', // contract §3.3 (D-mobile, D-nrql)
+    family: 'mobile', // D-mobile, D-nrql
     names: [],
     prefixes: ['Mobile/', 'Session/'],
     values: ['call_count', 'launch_count', 'average_sent_bytes', 'average_received_bytes'],
   },
   {
-    // Transaction and segment timeslices and everything else (contract §3.3: HttpDispatcher,
+    // Transaction and segment timeslices and everything else (D-extract, TONS: HttpDispatcher,
     // WebTransaction*, OtherTransaction*, Datastore/*, External/*, WebFrontend/QueueTime, …).
     // Only these values: a generic one (`average_time`, `rate`, `percent`…) asked of a transaction
-    // metric is inapplicable and left out (contract §2.5 "silently left out", §3.3).
+    // metric is inapplicable and left out (D-names: not returned, no error).
     family: 'timeslice',
     names: [],
     prefixes: [''],

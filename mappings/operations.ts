@@ -29,8 +29,9 @@ export interface OperationRow {
   readonly answer: Answer
   /** NerdGraph fields and mutations a served row uses. */
   readonly nerdgraph?: readonly string[]
-  /** v2 also reads this list or data path by POST with the parameters in the body (v2 contract:
-   * newrelic-api clients post metric queries; Chrome's v2 explorer sent POST). */
+  /** v2 also reads this list or data path by POST with the parameters in the body (clients in
+   * production did: ansible `newrelic_deployment` and statianzo/hubot-newrelic2 POST
+   * `applications.json` with `filter[name]`; a browser extension POSTs `metrics/data.json`). */
   readonly postReads?: true
   /** 410 title of a retired row. */
   readonly title?: string

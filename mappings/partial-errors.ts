@@ -1,7 +1,8 @@
 /**
  * @module mappings/partial-errors
  * What a GraphQL `errors` list beside (partial) `data` does to a v2 call, per NerdGraph operation
- * (the name after `query`). GraphQL nulls the failed field and returns the rest (nerdgraph.md §4).
+ * (the name after `query`). GraphQL nulls the failed field and returns the rest (GraphQL spec
+ * "Handling Field Errors"; a real NRQL timeout in newrelic/nr-reports issue #8).
  *
  * - `fail`: every error fails the v2 call with the most severe mapped status (502, 504, 429…). Use it
  *   when a missing piece would turn into a wrong answer (an app missing from a list looks deleted; a

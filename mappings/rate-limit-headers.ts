@@ -1,7 +1,8 @@
 /**
  * @module mappings/rate-limit-headers
- * The headers of a v2 429 (contract §1.8, D-429): both header families, the two Reset values equal,
- * plus `Retry-After`. Normal responses carry none of them.
+ * The headers of a v2 429 (New Relic docs "API overload protection: Handling 429 errors", D-429):
+ * both header families, the two Reset values equal, plus `Retry-After`. Normal responses carry none
+ * of them.
  */
 
 /** v2's documented limit: 1000 calls per minute per API key (D-429). */
@@ -35,7 +36,7 @@ export function rateLimitHeaders(
 }
 
 /** The figures of one key's current minute (src/rate-usage.ts): calls left, and the minute's end as
- * unix seconds in both Reset headers, which must agree (contract §1.8, MRF reads the older one). */
+ * unix seconds in both Reset headers, which must agree (D-429; mrf/newrelic_exporter reads the older one). */
 export function rateLimitUsageHeaders(usage: {
   remaining: number
   resetMs: number

@@ -2,7 +2,8 @@
  * @module mappings/upstream-errors
  * NerdGraph GraphQL error classes → v2 status, title and fault kind (src/retry.ts decides from the kind
  * whether another attempt may help). `rank` picks the most severe when several errors come back.
- * Sources: nerdgraph.md §4 (client-go `internal/http/graphql.go`, `retry.go`; issue #603).
+ * Sources: newrelic/newrelic-client-go `internal/http/graphql.go`, `retry.go`; its issue #603 (401
+ * `BAD_API_KEY`).
  * Titles never carry NerdGraph's own text.
  */
 export interface UpstreamStatus {

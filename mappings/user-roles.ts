@@ -4,7 +4,7 @@
  * docs "List users on your account", ambitioninc/newrelic-api fixtures); NerdGraph has no role, only
  * the groups a user belongs to. A user in one of these groups gets its role; every other user is
  * `user`. No group maps to `owner`: the original user model's single owner has no counterpart
- * [INFERRED, v2 contract proposal: "admin" for users in the "Admin" group].
+ * [INFERRED proposal: "admin" for users in the "Admin" group; no public source maps groups to roles].
  */
 export const roleByGroup = {
   Admin: 'admin', // the default administrators group of a user-management organization

@@ -2,18 +2,19 @@
  * @module mappings/value-types
  * v2 metric value type → how to get it from `FROM Metric` timeslice data: an NRQL expression whose
  * result is the value, or NRQL inputs plus a formula v2bridge applies. The base rows are the documented
- * migration table (nerdgraph.md §3.2–3.3, D-nrql "migrate-to-nrql.mdx"); every departure says why.
- * Units are v2's (contract §2.5): ms where v2 has ms, seconds for `average_value`, `%` for percentages.
+ * migration table (D-nrql: New Relic docs "Migrate metric timeslice queries to NRQL"; tags in
+ * docs/sources.md); every departure says why. Units are v2's (D-extract "Extract metric timeslice
+ * data"): ms where v2 has ms, seconds for `average_value`, `%` for percentages.
  * Families pick their value list and may override a row (mappings/metric-families.ts).
  */
 import * as z from 'zod/mini'
 
 /** `newrelic.timeslice.value`: durations in seconds; `count, total, totalExclusive, min, max,
- * sumOfSquares` per row (nerdgraph.md §3.2). */
+ * sumOfSquares` per row (D-nrql; NRQL-syntax `getField`). */
 const v = 'newrelic.timeslice.value'
 const part = (component: string) => `${v}['${component}']`
 
-/** Aggregates that formulas read; sums over rows, as NRDB keeps timeslices (nerdgraph.md §3.2). */
+/** Aggregates that formulas read; sums over rows, as NRDB keeps timeslices (D-nrql). */
 export const nrqlInputs = {
   count: `count(${v})`, // Σ count: calls (Apdex: satisfied)
   total: `sum(${v})`, // Σ total (Apdex: tolerating)
@@ -26,9 +27,9 @@ export type Inputs = Record<InputName, number>
 
 /** Values v2bridge computes from inputs (missing inputs are 0). `null` = no data in the slice. */
 export const formulas = {
-  /** Apdex `count` = s + t + f (nerdgraph.md §3.3, standard Apdex). */
+  /** Apdex `count` = s + t + f (D-nrql Apdex table, standard Apdex). */
   apdexCount: (i: Inputs) => i.count + i.total + i.totalExclusive,
-  /** Apdex `score` = (s + t/2) / (s + t + f) (nerdgraph.md §3.3, standard Apdex). */
+  /** Apdex `score` = (s + t/2) / (s + t + f) (D-nrql Apdex table, standard Apdex). */
   apdexScore: (i: Inputs) => {
     const n = i.count + i.total + i.totalExclusive
     return n > 0 ? (i.count + i.total / 2) / n : null
@@ -36,7 +37,8 @@ export const formulas = {
   /** Population standard deviation of call durations in ms: sqrt(Σx²/n − (Σx/n)²) × 1000. The agents
    * keep Σx² of each call's duration in `sumOfSquares`, so this is the v2 meaning ("standard deviation
    * of the response time") computed over exactly the calls in the slice; NRQL `stddev()` is
-   * undocumented for timeslices (nerdgraph.md §3.2, §5 item 9) and has no `sqrt` in our subset. */
+   * undocumented for timeslices (D-nrql gives no meaning for `sumOfSquares` [UNCONFIRMED]) and has
+   * no `sqrt` in our subset. */
   standardDeviationMs: (i: Inputs) => {
     if (i.count <= 0) return null
     const mean = i.total / i.count
@@ -60,10 +62,11 @@ const perMinute = (agg: string) => `rate(${agg}, 1 minute)`
 /** 100 × Σ / seconds of the slice: `rate(…, 1 second)` divides by the slice length in seconds. */
 const percentOfTime = (agg: string) => `rate(${agg}, 1 second) * 100`
 
-/** `count: true` marks counts: exact, never rounded (contract §1.10). `inNames: false`: returned by
- * data calls but not listed by metric names (contract §3.3: `average_call_time`). */
+/** `count: true` marks counts: exact, never rounded (D-extract, TONS samples). `inNames: false`:
+ * returned by data calls but not listed by metric names (`average_call_time`: D-extract lists it,
+ * D-names does not). */
 export const valueTypes = {
-  // Transaction and segment timeslices (nerdgraph.md §3.2, D-nrql "Value (RPM)" table).
+  // Transaction and segment timeslices (D-nrql "Value (RPM)" table).
   average_response_time: { nrql: ms(`average(${v})`) }, // D-nrql
   calls_per_minute: { nrql: perMinute(`count(${v})`) }, // D-nrql
   call_count: { nrql: `count(${v})`, count: true }, // D-nrql
@@ -71,16 +74,16 @@ export const valueTypes = {
   max_response_time: { nrql: ms(`max(${v})`) }, // D-nrql
   // D-nrql writes average(totalExclusive / count) per row; v2's average is over calls, so Σ/Σ.
   average_exclusive_time: { nrql: ms(`${nrqlInputs.totalExclusive} / count(${v})`) },
-  average_value: { nrql: `average(${v})` }, // D-nrql, seconds (contract §2.5)
+  average_value: { nrql: `average(${v})` }, // D-nrql, seconds (D-extract: 0.364 for 364 ms)
   total_call_time_per_minute: { nrql: perMinute(`sum(${v})`) }, // D-nrql, s/min
   requests_per_minute: { nrql: perMinute(`count(${v})`) }, // D-nrql
   standard_deviation: {
     inputs: ['count', 'total', 'sumOfSquares'],
     formula: 'standardDeviationMs',
   },
-  average_call_time: { nrql: ms(`average(${v})`), inNames: false }, // D-nrql; data only (contract §3.3)
+  average_call_time: { nrql: ms(`average(${v})`), inNames: false }, // D-nrql; data only (D-extract)
 
-  // Generic values of the CPU, GC and utilization families (nerdgraph.md §3.2).
+  // Generic values of the CPU, GC and utilization families (D-nrql).
   average_time: { nrql: ms(`average(${v})`) }, // D-nrql
   count: { nrql: `count(${v})`, count: true }, // D-nrql
   max_value: { nrql: `max(${v})` }, // D-nrql
@@ -89,7 +92,7 @@ export const valueTypes = {
   percent: { nrql: `average(${v}) * 100` }, // D-nrql (CPU/User Time overrides it)
   utilization: { nrql: percentOfTime(`sum(${v})`) }, // D-nrql 100 × sum / window seconds
 
-  // Errors (contract §3.3; D-nrql).
+  // Errors (D-errrate; D-nrql).
   error_count: { nrql: `count(${v})`, count: true },
   errors_per_minute: { nrql: perMinute(`count(${v})`) },
 
@@ -102,18 +105,18 @@ export const valueTypes = {
   total_used_mb: { nrql: perMinute(`sum(${v})`) },
 
   // Apdex, Apdex/*, EndUser/Apdex: s, t, f packed in count, total, totalExclusive; the threshold in
-  // min/max (nerdgraph.md §3.3). score/count/value are computed here from s, t, f.
+  // min/max (D-nrql Apdex table). score/count/value are computed here from s, t, f.
   s: { nrql: nrqlInputs.count, count: true }, // D-nrql
   t: { nrql: nrqlInputs.total, count: true }, // D-nrql
   f: { nrql: nrqlInputs.totalExclusive, count: true }, // D-nrql
   score: { inputs: ['count', 'total', 'totalExclusive'], formula: 'apdexScore' },
-  // D-nrql maps `value` to apdex() like `score` and nothing tells them apart (nerdgraph.md §5 item 1).
+  // D-nrql maps `value` to apdex() like `score` and nothing tells them apart [UNCONFIRMED: same as score].
   value: { inputs: ['count', 'total', 'totalExclusive'], formula: 'apdexScore' },
   threshold: { nrql: `max(${v})` }, // D-nrql, seconds
   threshold_min: { nrql: `min(${v})` }, // D-nrql, seconds
 
   // EndUser and EndUser/RB: total = page load, totalExclusive = front end, sumOfSquares = app
-  // (server) time (nerdgraph.md §3.3, D-nrql EndUser table).
+  // (server) time (D-nrql EndUser table).
   average_network_time: {
     // D-nrql has no × 1000, but D-browser: "This time is returned in milliseconds".
     nrql: ms(
@@ -128,7 +131,7 @@ export const valueTypes = {
     nrql: `sum(${v}) - ${nrqlInputs.totalExclusive} - ${nrqlInputs.sumOfSquares}`, // D-nrql, s
   },
   network_time_percentage: {
-    // D-nrql omits the × 100 that its fe_time_percentage has; v2 percentages are % (contract §2.5).
+    // D-nrql omits the × 100 that its fe_time_percentage has; v2 percentages are % (D-extract).
     nrql: percentOfTime(
       `sum(${part('total')} - ${part('totalExclusive')} - ${part('sumOfSquares')})`
     ),
@@ -143,7 +146,7 @@ export const valueTypes = {
   total_app_time: { nrql: nrqlInputs.sumOfSquares }, // D-nrql; D-browser: seconds
   average_app_time: { nrql: `${nrqlInputs.sumOfSquares} / count(${v})` }, // D-nrql, s
 
-  // Mobile (nerdgraph.md §3.3).
+  // Mobile (D-nrql Mobile table).
   launch_count: { nrql: `count(${v})`, count: true }, // D-nrql
   average_received_bytes: { nrql: `1000 * sum(${v}) / count(${v})` }, // D-nrql
   // D-nrql writes sum(totalExclusive) * 1000 (sic) for an average; v2bridge divides by the count
@@ -153,13 +156,13 @@ export const valueTypes = {
 
 export type ValueType = keyof typeof valueTypes
 
-/** CPU/User Time `percent` = 100 × CPU seconds / seconds of the slice (nerdgraph.md §3.2 note,
+/** CPU/User Time `percent` = 100 × CPU seconds / seconds of the slice (D-nrql `percent` of CPU/User Time,
  * D-hostex). Across several instances the percentages add up, as `top` shows them. */
 export const cpuTimePercent = {
   nrql: percentOfTime(`sum(${v})`),
 } as const satisfies ValueDefinition
 
-/** Apdex `count` = s + t + f (nerdgraph.md §3.3), not the generic `count(v)` (which is only s). */
+/** Apdex `count` = s + t + f (D-nrql Apdex table), not the generic `count(v)` (which is only s). */
 export const apdexCount = {
   inputs: ['count', 'total', 'totalExclusive'],
   formula: 'apdexCount',

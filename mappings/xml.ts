@@ -1,10 +1,12 @@
 /**
  * @module mappings/xml
- * XML naming data (contract §1.9): the singular of each array container, and the fields whose
+ * XML naming data (real v2 XML in tonsser/slack-bot `app/NewRelic.hs`, read by the Sensu plugin
+ * metrics-newrelic): the singular of each array container, and the fields whose
  * numbers are integers (printed without `.0`).
  */
 
-/** Container → item element. Rails `singularize` [contract §1.9 rule 3, INFERRED where not CONFIRMED]. */
+/** Container → item element. Rails `singularize` [CONFIRMED by those samples for metrics,
+ * timeslices, applications; INFERRED for the rest]. */
 export const singulars = {
   applications: 'application', // CONFIRMED SENSU, PYPROV
   application_instances: 'application_instance', // INFERRED
@@ -28,7 +30,7 @@ export function singular(name: string): string {
   return name
 }
 
-/** Fields whose values are whole numbers in v2 (ids, counts, ports): no `.0` in XML (contract §1.10). */
+/** Fields whose values are whole numbers in v2 (ids, counts, ports): no `.0` in XML (TONS sample). */
 export const integerFields = new Set([
   'id',
   'application',
@@ -50,7 +52,7 @@ export const integerFields = new Set([
   't',
   'f',
   'launch_count', // metric value counts (mappings/value-types.ts `count: true`)
-  'active_users', // mobile_summary and crash_summary counts (contract §2.12)
+  'active_users', // mobile_summary and crash_summary counts (v2 explorer MobileSummaryDataResponse)
   'crash_count',
   'unresolved_crash_count',
   'applications', // label links and health buckets: application IDs (GO labels_test.go)
@@ -61,7 +63,7 @@ export const integerFields = new Set([
   'apm',
   'agents',
   'synthetics',
-  // alerts (v2-rest-api contract §2.13–2.16: integers and epoch-ms times)
+  // alerts (v2 explorer alerts models: integers and epoch-ms times)
   'timestamp',
   'opened_at',
   'closed_at',
