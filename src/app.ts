@@ -171,6 +171,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
 
   const reportStore = reportStores(options.report)
   app.use('/v2/*', recordCalls(reportStore))
+  app.use('/deployments', recordCalls(reportStore))
   app.route('/v2bridge', reportRoutes(reportStore, fingerprint))
 
   app.use('/v2/*', async (c, next) => {
@@ -260,6 +261,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   }
 
   app.use('/v2/*', explainMode())
+  app.use('/deployments', explainMode())
 
   app.use('/v2/*', rateUsage())
   app.use('/v2/*', etag())

@@ -12,7 +12,8 @@ import { ExplainStop, notingClient, type SentDocument } from './client'
 import { explainBody } from './plan'
 
 export const explainHeader = 'X-V2bridge-Explain'
-const prefix = '/explain/v2/'
+// `/explain/deployments…` explains the legacy v0 call as `/explain/v2/…` does the v2 ones.
+const prefixes = ['/explain/v2/', '/explain/deployments']
 
 /** Middleware after the `/v2/*` one: wraps the request's NerdGraph client, answers the plan. */
 export function explainMode(): MiddlewareHandler<Env> {
@@ -57,9 +58,9 @@ export function explainMode(): MiddlewareHandler<Env> {
 export function withExplainPrefix<A extends Hono<Env>>(app: A): A {
   const fetch = app.fetch
   app.fetch = (req, env, ctx) => {
-    if (!req.url.includes(prefix)) return fetch(req, env, ctx)
+    if (!req.url.includes('/explain/')) return fetch(req, env, ctx)
     const url = new URL(req.url)
-    if (!url.pathname.startsWith(prefix)) return fetch(req, env, ctx)
+    if (!prefixes.some((p) => url.pathname.startsWith(p))) return fetch(req, env, ctx)
     url.pathname = url.pathname.slice('/explain'.length)
     const headers = new Headers(req.headers)
     headers.set(explainHeader, '1')

@@ -172,3 +172,28 @@ describe('the /explain/v2/ prefix', () => {
     expect(JSON.stringify(explain.nerdgraph[0]!.variables)).toContain('prefix-7')
   })
 })
+
+describe('explain mode for the legacy deployments API v0', () => {
+  const v0Body = 'deployment[app_name]=Checkout Service (java)&deployment[revision]=v0-explained'
+  const form = { 'Content-Type': 'application/x-www-form-urlencoded' }
+
+  it('plans POST /deployments.xml without recording a deployment, with the header or the prefix', async () => {
+    const h = harness()
+    const guid = apmGuid(1000001, appId)
+    const before = h.dataset.deployments.of(guid).length
+    for (const [path, headers] of [
+      ['/deployments.xml', { ...form, ...explainHeaders }],
+      ['/explain/deployments.xml', form],
+    ] as const) {
+      const res = await h.get(path, { method: 'POST', headers, body: v0Body })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+      const { explain } = (await res.json()) as Explained
+      expect(explain.operation).toMatchObject({ method: 'POST', path: '/deployments' })
+      const mutation = explain.nerdgraph.find((d) => d.kind === 'mutation')
+      expect(JSON.stringify(mutation!.variables)).toContain('v0-explained')
+      expect(explain.lookups.length).toBeGreaterThan(0) // the app name → entity lookup was sent
+    }
+    expect(h.dataset.deployments.of(guid)).toHaveLength(before)
+  })
+})

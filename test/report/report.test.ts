@@ -142,3 +142,24 @@ describe('the migration report', () => {
     expect(res.status).toBe(200)
   })
 })
+
+describe('the migration report and the legacy deployments API v0', () => {
+  it('lists POST /deployments among the caller’s operations', async () => {
+    const h = harness()
+    const res = await h.get('/deployments.xml', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'deployment[application_id]=9045822&deployment[revision]=r1',
+    })
+    expect(res.status).toBe(201)
+    const { body } = await report(h, DEMO_KEYS.all)
+    expect(body.report.operations).toContainEqual(
+      expect.objectContaining({
+        method: 'POST',
+        path: '/deployments',
+        count: 1,
+        parameters: ['deployment[application_id]', 'deployment[revision]'],
+      })
+    )
+  })
+})
