@@ -17,7 +17,17 @@ export const applicationSettings = {
     field: 'browserConfig.apdexTarget',
     kind: 'seconds',
   },
-  enable_real_user_monitoring: { path: [], field: '', kind: 'boolean' },
+  enable_real_user_monitoring: {
+    path: ['browserMonitoring', 'loader'],
+    field: 'browserMonitoring.loader',
+    kind: 'boolean',
+  },
 } as const satisfies Record<string, { path: readonly string[]; field: string; kind: string }>
+
+/** `enable_real_user_monitoring` → browser agent loader (schema enum
+ * `AgentApplicationSettingsBrowserLoaderInput`): Pro+SPA is the agent enabling browser monitoring
+ * installs by default, NONE removes it. Sent only when it changes what v2 shows
+ * (src/applications/writes.ts), so enabling never downgrades or swaps a loader already in place. */
+export const realUserMonitoringLoader = { true: 'SPA', false: 'NONE' } as const
 
 export type V2Setting = keyof typeof applicationSettings

@@ -115,6 +115,13 @@ export class PartitionedCache<V> {
     }
   }
 
+  /** Forgets one entry (e.g. a deleted application). */
+  delete(partition: string, key: string): void {
+    const k = `${partition}\u0000${key}`
+    const entry = this.entries.get(k)
+    if (entry) this.remove(k, entry)
+  }
+
   clear(): void {
     this.entries.clear()
     this.bytes = 0

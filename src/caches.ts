@@ -54,6 +54,12 @@ export function createCaches(observe?: (cache: string, hit: boolean) => void) {
       freshMs: 60 * minute,
       maxBytes: 2 ** 20,
     }),
+    /** per account and application: the v2 record last shown (show or list page), so PUT and DELETE
+     * answer from their mutation alone (src/applications/writes.ts); as old as list figures may be. */
+    shownApplications: new PartitionedCache<Record<string, unknown>>({
+      freshMs: 5 * minute,
+      maxBytes: 8 * 2 ** 20,
+    }),
     /** per application: hosts and instances; hosts come and go slowly. */
     topologies: new PartitionedCache<Topology>({
       freshMs: 5 * minute,

@@ -24,6 +24,7 @@ import { cachedInsights, insightsNrql, rememberInsights, type AccountInsights } 
 import { pageParam } from '../params'
 import { applicationFilters, applicationSearchQuery } from './plan'
 import { toV2Application } from './reshape'
+import { rememberShown } from './shown'
 
 export const pageSize = 200
 
@@ -208,11 +209,13 @@ async function listPage(c: Context<Env>) {
       guid: e.guid,
     })
     const insights = cachedInsights(c, e.accountId)
-    return toV2Application(
+    const record = toV2Application(
       e,
       insights?.topologies.get(e.applicationId),
       insights?.browser.get(e.applicationId)
     )
+    rememberShown(c, e.accountId, record)
+    return record
   })
   const lastPage = Math.max(1, Math.ceil((search?.count ?? 0) / pageSize))
   const url = new URL(c.req.url)

@@ -9,6 +9,7 @@ import { browserNrql, browserSummaryFrom, summaryWindow } from './browser'
 import { showApplicationDocument, type ShowApplicationData } from './documents'
 import { loadApplication } from './load'
 import { toV2Application } from './reshape'
+import { rememberShown } from './shown'
 
 export async function showApplication(c: Context<Env>) {
   const { data, entity, topology } = await loadApplication<ShowApplicationData>(
@@ -17,8 +18,7 @@ export async function showApplication(c: Context<Env>) {
     (app, now) => ({ browser: browserNrql({ guid: app.guid }, summaryWindow(now)) })
   )
   const browser = browserSummaryFrom(data.actor.account?.browser?.results[0])
-  return {
-    application: toV2Application(entity, topology, browser),
-    links: applicationLinkTemplates,
-  }
+  const application = toV2Application(entity, topology, browser)
+  rememberShown(c, entity.accountId, application)
+  return { application, links: applicationLinkTemplates }
 }

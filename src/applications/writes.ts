@@ -1,9 +1,10 @@
 /**
  * @module applications/writes
  * `PUT` and `DELETE /v2/applications/{id}` (v2 contract §2.3; New Relic docs "Migrate from REST API
- * v2 to NerdGraph"). A GraphQL operation is a query or a mutation, never both, so each costs two
- * NerdGraph requests: PUT sends `agentApplicationSettingsUpdate` and then reads the application as GET
- * shows it; DELETE reads the application it will answer with, then sends `agentApplicationDelete`.
+ * v2 to NerdGraph"). A GraphQL operation is a query or a mutation, and NerdGraph's mutation root has
+ * no `actor`, so no one document both writes and reads the application. Each call answers with the
+ * record GET or a list page last showed this key (src/applications/shown.ts) and what the mutation
+ * returns: one NerdGraph request. Only when nothing is remembered is the application read first.
  */
 import { gql } from 'graphql-request'
 import type { Context } from 'hono'
@@ -12,8 +13,18 @@ import { V2Error, titles } from '../errors'
 import type { GraphQLErrorLike } from '../nerdgraph'
 import { pathId, resolveApplication } from '../resolve'
 import { errorClassOf, graphqlFault } from '../upstream-fault'
+import { realUserMonitoringLoader } from '../../mappings/application-settings'
+import { applicationLinkTemplates } from '../../mappings/link-templates'
+import type { ResolvedApplication } from '../resolve'
 import { showApplication } from './show'
-import { settingsInput, updateTitles, v2SettingOf } from './update-plan'
+import { forgetShown, recallShown, rememberShown } from './shown'
+import {
+  settingsInput,
+  updatedRecord,
+  updateTitles,
+  v2SettingOf,
+  type SettingsResult,
+} from './update-plan'
 
 export const updateSettingsDocument = gql`
   mutation UpdateApplicationSettings(
@@ -22,9 +33,20 @@ export const updateSettingsDocument = gql`
   ) {
     agentApplicationSettingsUpdate(guid: $guid, settings: $settings) {
       guid
+      alias
+      name
+      apmSettings {
+        apmConfig {
+          apdexTarget
+          useServerSideConfig
+        }
+      }
       browserSettings {
         browserConfig {
           apdexTarget
+        }
+        browserMonitoring {
+          loader
         }
       }
       errors {
@@ -45,12 +67,17 @@ export const deleteApplicationDocument = gql`
 `
 
 interface UpdateData {
-  agentApplicationSettingsUpdate: {
-    browserSettings: { browserConfig: { apdexTarget: number | null } } | null
-    errors:
-      | ({ description: string | null; errorClass: string | null; field: string | null } | null)[]
-      | null
-  } | null
+  agentApplicationSettingsUpdate:
+    | (SettingsResult & {
+        errors:
+          | ({
+              description: string | null
+              errorClass: string | null
+              field: string | null
+            } | null)[]
+          | null
+      })
+    | null
 }
 
 interface DeleteData {
@@ -69,9 +96,20 @@ function unexpected(errors: readonly GraphQLErrorLike[]): Error {
   return graphqlFault(errors).error
 }
 
+/** The record GET shows, remembered or read (the read checks the application exists too). */
+async function shownRecord(c: Context<Env>, app: ResolvedApplication) {
+  return recallShown(c, app.accountId, app.appId) ?? (await showApplication(c)).application
+}
+
 export async function updateApplication(c: Context<Env>) {
   const settings = settingsInput(c.get('params'))
   const app = await resolveApplication(c, pathId(c.req.param('id'), titles.noApplication))
+  const shown = await shownRecord(c, app)
+  // Enabling RUM where GET already shows it would only swap the loader (mappings/application-settings.ts).
+  const rum = settings['browserMonitoring'] as { loader: string } | undefined
+  const shownRum = (shown['settings'] as Record<string, unknown>)['enable_real_user_monitoring']
+  if (rum && shownRum === (rum.loader !== realUserMonitoringLoader.false))
+    delete settings['browserMonitoring']
   const { data, errors } = await c
     .get('nerdgraph')
     .query<UpdateData>(updateSettingsDocument, { guid: app.guid, settings })
@@ -86,23 +124,21 @@ export async function updateApplication(c: Context<Env>) {
     const messages = refused.map((e) => `${v2SettingOf(e.field)} is invalid`)
     throw new V2Error(422, updateTitles.invalid, { messages })
   }
-  const body = await showApplication(c)
-  // NerdGraph shows the browser apdex T only here, not on the entity GET reads.
-  const browserT = result.browserSettings?.browserConfig.apdexTarget
-  const shown = body.application['settings'] as Record<string, unknown>
-  if ('browserConfig' in settings && typeof browserT === 'number') {
-    shown['end_user_apdex_threshold'] = browserT
-  }
-  return body
+  const application = updatedRecord(shown, result, settings)
+  rememberShown(c, app.accountId, application)
+  return { application, links: applicationLinkTemplates }
 }
 
 export async function deleteApplication(c: Context<Env>) {
-  const body = await showApplication(c)
   const app = await resolveApplication(c, pathId(c.req.param('id'), titles.noApplication))
+  const application = await shownRecord(c, app)
   const { data, errors } = await c
     .get('nerdgraph')
     .query<DeleteData>(deleteApplicationDocument, { guid: app.guid })
-  if (data.agentApplicationDelete?.success) return body
+  if (data.agentApplicationDelete?.success) {
+    forgetShown(c, app.accountId, app.appId)
+    return { application, links: applicationLinkTemplates }
+  }
   const classes = errors.map(errorClassOf)
   if (notFound(classes)) throw new V2Error(404, titles.noApplication)
   if (classes.length === 0 || classes.includes('INVALID_INPUT')) {

@@ -2,7 +2,10 @@
  * @module simulator/app-writes — `agentApplicationSettingsUpdate` and `agentApplicationDelete` with
  * NerdGraph's behaviour (schema descriptions): settings errors come in the payload's `errors` with
  * nothing applied; unspecified settings keep their values; `name` is deprecated for `alias`, which
- * becomes the entity's name; deleting an application that is still reporting is refused.
+ * becomes the entity's name; deleting an application that is still reporting is refused. The browser
+ * loader NONE turns browser monitoring off (no browser apdex T, no EndUser data); any other loader
+ * turns it on with the browser apdex T given, else the one it had, else 7 s. The loader read back
+ * is SPA whenever browser monitoring is on [simulator choice: the seed keeps no loader per app].
  */
 import { GraphQLError } from 'graphql'
 import type { Application } from './model'
@@ -15,6 +18,7 @@ interface SettingsArgs {
     name?: string | null
     apmConfig?: { apdexTarget?: number | null; useServerSideConfig?: boolean | null } | null
     browserConfig?: { apdexTarget?: number | null } | null
+    browserMonitoring?: { loader?: string | null } | null
   }
 }
 
@@ -39,7 +43,10 @@ function settingsResult(app: Application, errors: SettingsError[]) {
       originalName: app.name,
       apmConfig: { apdexTarget: app.apdexT, useServerSideConfig: app.language === 'java' },
     },
-    browserSettings: { browserConfig: { apdexTarget: app.browserApdexT } },
+    browserSettings: {
+      browserConfig: { apdexTarget: app.browserApdexT },
+      browserMonitoring: { loader: app.browserApdexT === null ? 'NONE' : 'SPA' },
+    },
     errors,
   }
 }
@@ -65,6 +72,8 @@ export const appWriteMutations = {
       }
     }
     if (errors.length) return settingsResult(app, errors)
+    const loader = settings.browserMonitoring?.loader
+    const browserT = settings.browserConfig?.apdexTarget ?? app.browserApdexT ?? 7
     ctx.dataset.updateApplication(app.id, {
       ...(alias != null ? { name: alias.trim() } : {}),
       ...(settings.apmConfig?.apdexTarget != null
@@ -73,6 +82,7 @@ export const appWriteMutations = {
       ...(settings.browserConfig?.apdexTarget != null
         ? { browserApdexT: settings.browserConfig.apdexTarget }
         : {}),
+      ...(loader != null ? { browserApdexT: loader === 'NONE' ? null : browserT } : {}),
     })
     return settingsResult(ctx.dataset.application(app.id)!, [])
   },

@@ -60,7 +60,7 @@ export interface Dataset {
 export interface ApplicationChanges {
   name?: string
   apdexT?: number
-  browserApdexT?: number
+  browserApdexT?: number | null
 }
 
 /** Decodes an APM GUID in either base64 alphabet, padded or not; null when it is not one. */

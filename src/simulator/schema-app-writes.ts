@@ -18,7 +18,20 @@ export const APP_WRITES_SDL = /* GraphQL */ `
     alias: String
     apmConfig: AgentApplicationSettingsApmConfigInput
     browserConfig: AgentApplicationSettingsBrowserConfigInput
+    browserMonitoring: AgentApplicationSettingsBrowserMonitoringInput
     name: String
+  }
+
+  input AgentApplicationSettingsBrowserMonitoringInput {
+    loader: AgentApplicationSettingsBrowserLoaderInput
+  }
+
+  enum AgentApplicationSettingsBrowserLoaderInput {
+    FULL
+    LITE
+    NONE
+    PRO
+    SPA
   }
 
   input AgentApplicationSettingsApmConfigInput {
@@ -41,6 +54,20 @@ export const APP_WRITES_SDL = /* GraphQL */ `
 
   type AgentApplicationSettingsBrowserBase {
     browserConfig: AgentApplicationSettingsBrowserConfig!
+    browserMonitoring: AgentApplicationSettingsBrowserMonitoring!
+  }
+
+  type AgentApplicationSettingsBrowserMonitoring {
+    loader: AgentApplicationSettingsBrowserLoader!
+  }
+
+  enum AgentApplicationSettingsBrowserLoader {
+    FULL
+    LITE
+    NONE
+    PRO
+    RUM
+    SPA
   }
 
   type AgentApplicationSettingsBrowserConfig {

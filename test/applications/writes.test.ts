@@ -99,11 +99,74 @@ describe('PUT /v2/applications/:id', () => {
     }
   })
 
-  it('costs two NerdGraph requests once the account is known: the mutation and the read', async () => {
+  it('costs one NerdGraph request, the mutation, once GET or a list page has shown the application', async () => {
+    const h = harness({ ACCOUNT_ID: '1000001' })
+    const shown = (await (await h.get('/v2/applications/9045851.json')).json()) as App
+    const before = h.sim.stats().graphqlRequests
+    const body = JSON.stringify({ application: { settings: { app_apdex_threshold: 1.5 } } })
+    const res = await put(h, '/v2/applications/9045851.json', body)
+    expect(res.status).toBe(200)
+    expect(h.sim.stats().graphqlRequests - before).toBe(1)
+    const answered = (await res.json()) as App & {
+      application: { application_summary: Record<string, unknown> }
+    }
+    // GET's record, in GET's key order, with what the mutation answered
+    expect(Object.keys(answered.application)).toEqual(Object.keys(shown.application))
+    expect(answered.application.settings['app_apdex_threshold']).toBe(1.5)
+    expect(answered.application.application_summary['apdex_target']).toBe(1.5)
+    expect(answered.application.name).toBe(shown.application.name)
+    // a list page remembers its records as well (XML too)
+    await h.get('/v2/applications.json?filter[ids]=9045866')
+    const listedBefore = h.sim.stats().graphqlRequests
+    const xml = await put(
+      h,
+      '/v2/applications/9045866.xml',
+      '<application><name>Cart Gateway (renamed)</name></application>',
+      'application/xml'
+    )
+    expect(xml.status).toBe(200)
+    expect(h.sim.stats().graphqlRequests - listedBefore).toBe(1)
+    expect(await xml.text()).toContain('<name>Cart Gateway (renamed)</name>')
+    // the next PUT starts from the answer just given: still one request, both changes shown
+    const again = await put(
+      h,
+      '/v2/applications/9045851.json',
+      JSON.stringify({ application: { name: 'Reco' } })
+    )
+    const both = (await again.json()) as App
+    expect(both.application).toMatchObject({ name: 'Reco', settings: { app_apdex_threshold: 1.5 } })
+    expect(h.sim.stats().graphqlRequests - listedBefore).toBe(2)
+  })
+
+  it('reads the application first when nothing has shown it yet (two requests)', async () => {
     const h = harness({ ACCOUNT_ID: '1000001' })
     const body = JSON.stringify({ application: { settings: { app_apdex_threshold: 1 } } })
-    expect((await put(h, '/v2/applications/9045851.json', body)).status).toBe(200)
+    const res = await put(h, '/v2/applications/9045851.json', body)
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as App).application.settings['app_apdex_threshold']).toBe(1)
     expect(h.sim.stats().graphqlRequests).toBe(2)
+  })
+
+  it('applies enable_real_user_monitoring as the browser loader, which the next GET shows', async () => {
+    const h = harness()
+    type Shown = App & { application: { end_user_summary?: object } }
+    const path = '/v2/applications/9045822.json'
+    const first = (await (await h.get(path)).json()) as Shown
+    expect(first.application.settings['enable_real_user_monitoring']).toBe(true)
+    expect(first.application.end_user_summary).toBeDefined()
+    const off = { application: { settings: { enable_real_user_monitoring: false } } }
+    const res = await put(h, path, JSON.stringify(off))
+    expect(res.status).toBe(200)
+    const answered = (await res.json()) as Shown
+    expect(answered.application.settings['enable_real_user_monitoring']).toBe(false)
+    expect(answered.application.end_user_summary).toBeUndefined()
+    const next = (await (await h.get(path)).json()) as Shown
+    expect(next.application.settings['enable_real_user_monitoring']).toBe(false)
+    expect(next.application.end_user_summary).toBeUndefined()
+    const on = { application: { settings: { enable_real_user_monitoring: 'true' } } }
+    expect((await put(h, path, JSON.stringify(on))).status).toBe(200)
+    const back = (await (await h.get(path)).json()) as Shown
+    expect(back.application.settings['enable_real_user_monitoring']).toBe(true)
   })
 })
 
@@ -116,6 +179,18 @@ describe('DELETE /v2/applications/:id', () => {
       error: { title: 'Cannot delete an application that is still reporting data.' },
     })
     expect((await h.get('/v2/applications/9045822.json')).status).toBe(200)
+  })
+
+  it('costs one NerdGraph request once GET has shown the application', async () => {
+    const h = harness({ ACCOUNT_ID: '1000001' })
+    const shown = await (await h.get('/v2/applications/9045874.json')).json()
+    const before = h.sim.stats().graphqlRequests
+    const res = await h.get('/v2/applications/9045874.json', { method: 'DELETE' })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual(shown)
+    expect(h.sim.stats().graphqlRequests - before).toBe(1)
+    // forgotten with the application: a second DELETE reads, finds nothing, answers 404
+    expect((await h.get('/v2/applications/9045874.json', { method: 'DELETE' })).status).toBe(404)
   })
 
   it('deletes a stopped application (200 with it), which then leaves list and show', async () => {
