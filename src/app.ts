@@ -41,7 +41,8 @@ import { etag } from './etag'
 import { applications } from './routes/applications'
 import { metrics } from './routes/metrics'
 import { hosts } from './routes/hosts'
-import { explorer } from './routes/explorer'
+import { explorerRoutes } from './routes/explorer'
+import type { ExplorerFiles } from './explorer/files'
 import { explainMode, withExplainPrefix } from './explain'
 import { deployments, deploymentsV0 } from './routes/deployments'
 import { v0Error } from './deployments/v0-render'
@@ -73,6 +74,9 @@ export interface AppOptions {
   fingerprint?: Fingerprint
   /** Where the migration report lives (src/report/store.ts); memory, or `REPORTS` on Workers. */
   report?: ReportStore
+  /** The explorer's files (src/explorer/files.ts): the Node entry passes them; on Workers they are
+   * static assets read through the `ASSETS` binding, so the Worker's script does not carry them. */
+  explorer?: ExplorerFiles
   /** Whether `/metrics` answers when `METRICS` is unset: the Node entry says yes, Workers no. */
   metricsByDefault?: boolean
 }
@@ -270,7 +274,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.route('/v2', hosts)
   app.route('/v2', deployments)
   app.route('/', deploymentsV0)
-  app.route('/', explorer)
+  app.route('/', explorerRoutes(options.explorer))
   app.route('/v2', keyTransactions)
   app.route('/v2', users)
   app.route('/v2', servers)

@@ -11,6 +11,7 @@ import { nodeFingerprint } from './node-fingerprint'
 import { consoleLog, type RequestLog } from './request-log'
 import { drainOnSignals } from './shutdown'
 import { fileStore } from './report/file-store'
+import { explorerFiles } from './explorer/files'
 
 export interface NodeServer {
   url: string
@@ -28,6 +29,7 @@ export function startServer(
   const app = createApp({
     config,
     fingerprint: nodeFingerprint,
+    explorer: explorerFiles,
     metricsByDefault: true,
     ...options,
     log: afterResponse(options.log ?? consoleLog),

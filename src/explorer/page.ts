@@ -4,10 +4,12 @@
  * it is in NerdGraph. No inline script or style, so the Content-Security-Policy can forbid both.
  */
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
+/** Where the page shows the server's configured NerdGraph region, filled in per request
+ * (src/routes/explorer.ts): the page itself is a static file. */
+export const regionSlot = '<!--region-->'
 
-/** The page; `region` is the server's configured NerdGraph region. */
-export function explorerHtml(region: string): string {
+/** The page, the same for every request but for {@link regionSlot}. */
+export function explorerHtml(): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -21,7 +23,7 @@ export function explorerHtml(region: string): string {
 <body>
 <header>
   <h1>v2bridge API explorer</h1>
-  <p>New Relic REST API v2 calls, answered through NerdGraph. Region: <strong id="region">${escape(region.toUpperCase())}</strong></p>
+  <p>New Relic REST API v2 calls, answered through NerdGraph. Region: <strong id="region">${regionSlot}</strong></p>
   <form id="authorize" autocomplete="off">
     <label for="key">API key</label>
     <input id="key" type="password" placeholder="NRAK-…" autocomplete="off" spellcheck="false">

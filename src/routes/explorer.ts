@@ -1,17 +1,14 @@
 /**
  * @module routes/explorer
- * The API explorer page at `/` and `/explorer`: its HTML, script, stylesheet and the catalog of every
- * v2 operation (mappings/operations.ts) with the parameters to offer. Same origin only; the policy
- * forbids inline code, other origins, framing and forms posting elsewhere.
+ * The API explorer page at `/` and `/explorer`, its script, stylesheet and catalog
+ * (src/explorer/files.ts). The Node entry hands the files over; on Workers they are static assets
+ * read through the `ASSETS` binding (wrangler.toml `[assets]`). Either way they leave here, with a
+ * policy that forbids inline code, other origins, framing and forms posting elsewhere.
  */
 import { Hono, type Context } from 'hono'
-import { operations } from '../../mappings/operations'
 import type { Env } from '../env'
-import { explorerBodies, explorerParams } from '../explorer/params'
-import { explorerCss, explorerHtml } from '../explorer/page'
-import { explorerScript } from '../explorer/script'
-
-export const explorer = new Hono<Env>()
+import type { ExplorerFileName, ExplorerFiles } from '../explorer/files'
+import { regionSlot } from '../explorer/page'
 
 const securityHeaders = {
   'Content-Security-Policy':
@@ -21,30 +18,42 @@ const securityHeaders = {
   'Cache-Control': 'no-cache',
 }
 
-/** The catalog the page lists, built once. */
-const catalog = JSON.stringify(
-  operations.map((row) => ({
-    method: row.method,
-    path: row.path,
-    resource: row.resource,
-    summary: row.summary,
-    answer: row.answer,
-    nerdgraph: 'nerdgraph' in row ? row.nerdgraph : [],
-    params: (row.method === 'GET' && explorerParams[row.path]) || [],
-    body: explorerBodies[`${row.method} ${row.path}`] ?? null,
-  }))
-)
+const types: Record<ExplorerFileName, string> = {
+  'page.html': 'text/html; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+  'catalog.json': 'application/json; charset=utf-8',
+}
 
-const page = (c: Context<Env>) =>
-  new Response(explorerHtml(c.get('config').region), {
-    headers: { 'Content-Type': 'text/html; charset=utf-8', ...securityHeaders },
-  })
+const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 
-const asset = (body: string, type: string) => () =>
-  new Response(body, { headers: { 'Content-Type': type, ...securityHeaders } })
+/** The explorer's routes; `files` from memory (Node), else from the `ASSETS` binding (Workers). */
+export function explorerRoutes(files?: ExplorerFiles): Hono<Env> {
+  const explorer = new Hono<Env>()
 
-explorer.get('/', page)
-explorer.get('/explorer', page)
-explorer.get('/explorer/app.js', asset(explorerScript, 'text/javascript; charset=utf-8'))
-explorer.get('/explorer/app.css', asset(explorerCss, 'text/css; charset=utf-8'))
-explorer.get('/explorer/catalog', asset(catalog, 'application/json; charset=utf-8'))
+  async function read(c: Context<Env>, name: ExplorerFileName): Promise<string | undefined> {
+    if (files) return files[name]
+    const res = await c.env?.ASSETS?.fetch(new URL(`/explorer/${name}`, c.req.url))
+    return res?.ok ? res.text() : undefined
+  }
+
+  const serve =
+    (name: ExplorerFileName, fill = (text: string, _c: Context<Env>) => text) =>
+    async (c: Context<Env>) => {
+      const text = await read(c, name)
+      if (text === undefined) return c.notFound()
+      return new Response(fill(text, c), {
+        headers: { 'Content-Type': types[name], ...securityHeaders },
+      })
+    }
+
+  const page = serve('page.html', (html, c) =>
+    html.replace(regionSlot, escape(c.get('config').region.toUpperCase()))
+  )
+  explorer.get('/', page)
+  explorer.get('/explorer', page)
+  explorer.get('/explorer/app.js', serve('app.js'))
+  explorer.get('/explorer/app.css', serve('app.css'))
+  explorer.get('/explorer/catalog', serve('catalog.json'))
+  return explorer
+}
