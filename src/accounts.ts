@@ -1,7 +1,7 @@
 /**
  * @module accounts
- * The accounts a key sees (nerdgraph.md §1.1), cached per key, and the one account a write acts on:
- * the pinned one, or the key's only account. v2 wrote to the account the key was created in;
+ * The accounts a key sees (schema `Actor.accounts`), cached per key, and the one account a write acts
+ * on: the pinned one, or the key's only account. v2 wrote to the account the key was created in;
  * NerdGraph makes no such assumption (New Relic docs "Migrate from REST API v2 to NerdGraph"), so a
  * key that sees several accounts must pin one.
  */

@@ -312,7 +312,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   return withExplainPrefix(app)
 }
 
-/** Parameters carried in the body (contract §1.3): form or JSON, also on GET via the Node entry,
+/** Parameters carried in the body (src/params.ts): form or JSON, also on GET via the Node entry,
  * whose `getBody` hands over the socket's body (fetch's Request cannot carry one on GET). */
 async function bodyParams(
   req: Request,

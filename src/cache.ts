@@ -1,7 +1,7 @@
 /**
  * @module cache
  * A small in-memory cache whose every entry is partitioned by the caller's key fingerprint
- * (design.md, Identity): one caller's cached data can never answer another caller. Entries are
+ * (src/identity.ts): one caller's cached data can never answer another caller. Entries are
  * fresh for `freshMs`, then usable for `staleMs` more while one background refresh replaces them
  * (stale-while-revalidate, RFC 5861's model); the least recently used go first once the cache holds
  * more than `maxEntries` entries or more than `maxBytes` (approximate bytes, `approximateBytes`).

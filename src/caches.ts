@@ -1,6 +1,7 @@
 /**
  * @module caches
- * Every cache of one app instance, each partitioned by key fingerprint (design.md, Identity).
+ * Every cache of one app instance, each partitioned by key fingerprint (src/identity.ts), so no
+ * caller's data answers another.
  * Created once per `createApp`, so two apps (or two tests) never share cached data.
  */
 import type { Refreshes } from './background'

@@ -7,13 +7,14 @@ import * as z from 'zod/mini'
 import { logLevels } from './request-log'
 import { parseKeyMap } from './keys'
 
-/** NerdGraph endpoints by region (contract nerdgraph.md §1.0). */
+/** NerdGraph endpoints by region (New Relic docs "Introduction to New Relic NerdGraph"). */
 export const nerdgraphUrls = {
   us: 'https://api.newrelic.com/graphql',
   eu: 'https://api.eu.newrelic.com/graphql',
 } as const
 
-/** REST API v2 by region, where the kept alerts endpoints are forwarded (contract v2-rest-api §1.1). */
+/** REST API v2 by region, where the kept alerts endpoints are forwarded (New Relic docs
+ * "Introduction to New Relic REST API (v2)"). */
 export const v2Urls = {
   us: 'https://api.newrelic.com/v2',
   eu: 'https://api.eu.newrelic.com/v2',

@@ -1,7 +1,8 @@
 /**
  * @module cors
  * CORS for browser-side v2 clients (Grafana datasource plugins and New Relic One apps call v2 from
- * the browser with `X-Api-Key` and read `Link`; contract §1.5 and §7 [INFERRED], exact headers
+ * the browser with `X-Api-Key` and read `Link`: vistaprint/grafana-newrelic-datasource-plugin,
+ * newrelic-experimental/nr1-command-center [INFERRED], exact headers
  * UNCONFIRMED, proposal here). A preflight `OPTIONS` on any `/v2` path the operations table knows answers
  * 204 before the key check; every other answer, errors included, carries the allow-origin and the
  * exposed headers. Origins come from `CORS_ORIGINS` (default any); credentials are never allowed:

@@ -1,9 +1,9 @@
 /**
  * @module entity-details
  * Fields that entity search outlines lack (a key transaction's metric name, a browser app's loader
- * script), fetched with `actor.entities` — 25 GUIDs a call (nerdgraph.md §4), as aliases `e0`, `e1`…
- * of one document beside any other fields the page needs — and cached per key and GUID: they
- * change rarely, so a page whose details are cached needs no request for them.
+ * script), fetched with `actor.entities` — 25 GUIDs a call (its limit in the schema), as aliases
+ * `e0`, `e1`… of one document beside any other fields the page needs — and cached per key and GUID:
+ * they change rarely, so a page whose details are cached needs no request for them.
  */
 import type { Context } from 'hono'
 import type { Env } from './env'

@@ -1,6 +1,7 @@
 /**
  * @module errors
- * The one error type of v2bridge: an HTTP status plus the v2 error title (contract §1.7).
+ * The one error type of v2bridge: an HTTP status plus the v2 error title (`{"error":{"title"}}`:
+ * newrelic-client-go `internal/http` REST 401 test, `errors.go`).
  * `app.onError` (src/app.ts) is the only place that turns it into a response.
  */
 import { HTTPException } from 'hono/http-exception'
@@ -10,7 +11,8 @@ import { rateLimitHeaders } from '../mappings/rate-limit-headers'
 export interface V2ErrorOptions {
   /** Extra response headers (e.g. `Allow` on 405, rate-limit headers on 429). */
   headers?: Record<string, string>
-  /** v2 `error.messages` (contract §1.7, validation errors). */
+  /** v2 `error.messages` (validation errors: newrelic-client-go `errors.go`,
+   * opsmatters/newrelic-api). */
   messages?: string[]
   cause?: unknown
 }
@@ -29,11 +31,11 @@ export class V2Error extends HTTPException {
   }
 }
 
-/** v2 titles used in more than one place (contract §1.7, §8 item 1-2). */
+/** v2 titles used in more than one place (sources per line; tags in docs/sources.md). */
 export const titles = {
-  noKey: 'No API key specified', // contract §1.7, observed body (GO client_test)
-  badKey: 'Invalid API Key', // contract §1.7, KEYR/UIOWA
-  notFound: 'Not found', // contract §2.17 proposal for unknown paths [INFERRED]
+  noKey: 'No API key specified', // observed body (GO internal/http client_test)
+  badKey: 'Invalid API Key', // observed bodies (KEYR, UIOWA issue #8880)
+  notFound: 'Not found', // [INFERRED] proposal for unknown paths: v2's error shape, not an HTML 404
   noApplication: 'No Application found with the given ID', // SW11 reason
   serverError: 'A server error occurred, please contact New Relic support', // SW11 reason, without the HTML link
   tooManyRequests: 'Too many requests', // D-429 status line; the documented body is `{}`
@@ -42,7 +44,7 @@ export const titles = {
   clientClosed: 'Client closed the request', // logged only: nginx's 499, nobody reads the answer
 } as const
 
-/** A 429 with both v2 header families and `Retry-After` (contract §1.8). */
+/** A 429 with both v2 header families and `Retry-After` (D-429; mappings/rate-limit-headers.ts). */
 export function tooManyRequests(retryAfterSeconds: number, cause?: unknown): V2Error {
   return new V2Error(429, titles.tooManyRequests, {
     headers: rateLimitHeaders(retryAfterSeconds),

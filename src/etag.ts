@@ -1,9 +1,9 @@
 /**
  * @module etag
- * v2's conditional GET (contract §1.5: `ETag: "<32 hex chars>"` on answers, as Rails' Rack::ETag and
- * Rack::ConditionalGet send them): every 200 gets an ETag of its body, and a GET or HEAD whose
- * `If-None-Match` names it is answered 304 without a body. The tag is the first 128 bits of the
- * body's SHA-256 (Web Crypto has no MD5 in Workers), so it is the same on every instance.
+ * v2's conditional GET (D-extract and D-deploy show `ETag: "<32 hex chars>"` on answers, as Rails'
+ * Rack::ETag and Rack::ConditionalGet send them): every 200 gets an ETag of its body, and a GET or
+ * HEAD whose `If-None-Match` names it is answered 304 without a body. The tag is the first 128 bits
+ * of the body's SHA-256 (Web Crypto has no MD5 in Workers), so it is the same on every instance.
  */
 import type { MiddlewareHandler } from 'hono'
 import type { Env } from './env'

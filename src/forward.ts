@@ -62,7 +62,7 @@ export function forwardUrl(base: string, url: URL): string {
 
 /**
  * Forwards `req`. A GET body (curl `-X GET -d`, read on Node from `getBody`) cannot travel on a fetch
- * GET: its parameters join the query string, where Rails reads them the same way (contract §1.3).
+ * GET: its parameters join the query string, where Rails reads them the same way (src/params.ts).
  */
 export async function forward(
   req: Request,

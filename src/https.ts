@@ -1,10 +1,11 @@
 /**
  * @module https
- * HTTPS is mandatory (contract §1.1, D-301): a plain-HTTP request gets 301 to the same path and query
- * on https, with Rails' redirect body. On Workers the request URL carries the scheme the client used;
- * on Node the socket does, unless a proxy in front says otherwise in `X-Forwarded-Proto`.
- * `ALLOW_HTTP` accepts plain-HTTP connections for local use; a proxy's `X-Forwarded-Proto: http`
- * (a client on plain HTTP somewhere else) is still redirected.
+ * HTTPS is mandatory (D-301, New Relic docs
+ * `rest-api-v2/troubleshooting/301-response-rest-api-calls`): a plain-HTTP request gets 301 to the
+ * same path and query on https, with Rails' redirect body. On Workers the request URL carries the
+ * scheme the client used; on Node the socket does, unless a proxy in front says otherwise in
+ * `X-Forwarded-Proto`. `ALLOW_HTTP` accepts plain-HTTP connections for local use; a proxy's
+ * `X-Forwarded-Proto: http` (a client on plain HTTP somewhere else) is still redirected.
  */
 import type { MiddlewareHandler } from 'hono'
 import type { Env } from './env'
@@ -33,7 +34,7 @@ export function mustRedirect(arrival: Arrival, allowHttp: boolean): boolean {
   return arrival.scheme === 'http' && !(allowHttp && !arrival.forwarded)
 }
 
-/** 301 to the https URL with the body of contract §1.1 (Rails `redirect_to`). */
+/** 301 to the https URL with the body D-301 shows (Rails `redirect_to`). */
 export function redirectToHttps(url: URL): Response {
   const target = `https://${url.host}${url.pathname}${url.search}`
   const body = `<html><body>You are being <a href="${escapeHtml(target)}">redirected</a>.</body></html>`

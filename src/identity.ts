@@ -1,10 +1,12 @@
 /**
  * @module identity
- * Entity GUIDs and key fingerprints (design.md, Identity).
+ * Entity GUIDs and key fingerprints: a fingerprint names a caller's key everywhere v2bridge keeps
+ * per-key state, so the key itself is never stored.
  */
 
 /** APM application GUID: base64(`accountId|APM|APPLICATION|appId`), standard alphabet, no padding
- * (nerdgraph.md §2: entity-definitions guid_spec; client-go uses RawStdEncoding). */
+ * (newrelic/entity-definitions `docs/entities/guid_spec.md`; newrelic-client-go
+ * `pkg/entities/entity_guid_validator.go` uses RawStdEncoding). */
 export function apmApplicationGuid(accountId: number, appId: number): string {
   return btoa(`${accountId}|APM|APPLICATION|${appId}`).replace(/=+$/, '')
 }
@@ -16,7 +18,8 @@ export interface DecodedGuid {
   domainId: string
 }
 
-/** Decodes a GUID, padded or not, standard or URL-safe alphabet (nerdgraph.md §2). */
+/** Decodes a GUID, padded or not, standard or URL-safe alphabet (the guid_spec says URL-safe, New
+ * Relic's code uses standard). */
 export function decodeGuid(guid: string): DecodedGuid | undefined {
   const b64 = guid.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '')
   if (!/^[A-Za-z0-9+/]+$/.test(b64)) return undefined

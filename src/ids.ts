@@ -1,6 +1,7 @@
 /**
  * @module ids
- * v2 host and instance IDs, which NerdGraph does not have (nerdgraph.md §1.4, §5 item 3), and v2
+ * v2 host and instance IDs, which NerdGraph does not have (no such field in the schema; D-migrate
+ * lists hosts by NRQL only [UNCONFIRMED that none exists]), and v2
  * alerts incident and event IDs (src/alerts/ids.ts): minted as stable positive 31-bit integers from
  * (application ID, host name[, instance name]) or what identifies the alert, so every
  * edge location and every restart agrees without stored state. 31 bits keep them safe for clients

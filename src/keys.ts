@@ -2,8 +2,8 @@
  * @module keys
  * The key v2bridge sends to NerdGraph for the key a caller presents. A user key goes as it is; a
  * legacy key (mappings/legacy-keys.ts) goes only through the `KEY_MAP` setting, which maps the
- * SHA-256 of a legacy key to a user key (design.md, Identity). The map is a secret: nothing here logs
- * or returns it, and caches stay partitioned by the presented key.
+ * SHA-256 of a legacy key to a user key (NerdGraph takes user keys only: D-migrate). The map is a
+ * secret: nothing here logs or returns it, and caches stay partitioned by the presented key.
  */
 import { legacyKeyPatterns } from '../mappings/legacy-keys'
 import { V2Error } from './errors'

@@ -1,8 +1,9 @@
 /**
  * @module link-header
- * The v2 `Link` header (contract §1.6): absolute URLs on the origin the caller used, every original
- * parameter kept except `page`/`cursor`, `rel="next"` first, then `last`, then `first` and `prev`
- * [UNCONFIRMED order, contract proposal]; none on a single page; never `page=0` or an empty cursor.
+ * The v2 `Link` header (New Relic docs "Pagination for API output"): absolute URLs on the origin the
+ * caller used, every original parameter kept except `page`/`cursor`, `rel="next"` first, then `last`,
+ * then `first` and `prev` [UNCONFIRMED order, proposal; KEN notes all four]; none on a single page;
+ * never `page=0` or an empty cursor (KEN reads either as the end).
  */
 
 export interface PageLinks {

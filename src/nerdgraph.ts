@@ -147,7 +147,7 @@ export function createUpstream(
         return settle<T>(res.data, (res.errors ?? []) as GraphQLErrorLike[], partial)
       } catch (err) {
         // Still waiting for a slot when the budget ran out: not a slow NerdGraph (504) but too
-        // many requests of this key at once, so 429 (v2's "try again later", contract §1.8).
+        // many requests of this key at once, so 429 (v2's "try again later", D-429).
         const queuedOut =
           sentAt === undefined && err instanceof UpstreamFault && err.kind === 'timeout'
         const fault = queuedOut ? new UpstreamFault('final', tooManyRequests(1)) : toFault(err)

@@ -74,9 +74,9 @@ export function afterResponse(log: RequestLog): RequestLog {
   }
 }
 
-/** curl `-X GET -d …` sends a form body on GET (contract §1.3.2), which fetch's Request drops: the
- * app reads it from this stream with its byte cap (src/body.ts). Cancelling discards the rest
- * without closing the socket, so the 413 can still be written. */
+/** curl `-X GET -d …` sends a form body on GET (every curl example of the v2 docs does), which
+ * fetch's Request drops: the app reads it from this stream with its byte cap (src/body.ts).
+ * Cancelling discards the rest without closing the socket, so the 413 can still be written. */
 function getBody(incoming: IncomingMessage): ReadableStream<Uint8Array> | null {
   const hasBody =
     Number(incoming.headers['content-length'] ?? 0) > 0 ||

@@ -1,7 +1,7 @@
 /**
  * @module nrql-document
- * The plain one-query NRQL document (nerdgraph.md §1.6). `timeout` 30 s stays inside NerdGraph's
- * 5–120 s clamp.
+ * The plain one-query NRQL document (schema `Account.nrql`). `timeout` 30 s stays inside NerdGraph's
+ * 5–120 s clamp (newrelic/docs-website PR #17898).
  */
 import { gql } from 'graphql-request'
 

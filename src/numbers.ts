@@ -1,6 +1,7 @@
 /**
  * @module numbers
- * v2 number formatting (contract §1.10): about three significant digits unless `raw=true`.
+ * v2 number formatting (D-extract, D-summary, TONS samples; `raw` in the v2 explorer: "Return
+ * unformatted raw values"): about three significant digits unless `raw=true`.
  */
 
 /** How close to a half a scaled value must be for the exact (slow) path to decide the tie. */

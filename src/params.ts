@@ -1,6 +1,7 @@
 /**
  * @module params
- * v2 parameters merged from every place real clients put them (contract §1.3): the query string,
+ * v2 parameters merged from every place real clients put them (docs' curl `-X GET -d` examples,
+ * POSTs of ansible `newrelic_deployment` and hubot-newrelic2, bare `names` of KEN): the query string,
  * a form body (also on GET, as `curl -X GET -d` sends it), or a JSON object body on POST-as-read.
  * Array spellings `x[]`, `x` and `x[N]` are read as one list.
  */
@@ -8,8 +9,8 @@ import { jsonDepth, maxJsonDepth } from './body'
 import { V2Error } from './errors'
 import { xmlBody } from './xml-body'
 
-/** 400 titles of bodies that cannot be read as parameters (contract §1.7 proposal: 400 only for
- * unparsable bodies). */
+/** 400 titles of bodies that cannot be read as parameters ([UNCONFIRMED] proposal: 400 only for
+ * unparsable bodies, 422 for parameters). */
 export const bodyTitles = {
   json: 'Invalid JSON in request body',
   notObject: 'The request body must be a JSON object',
@@ -53,22 +54,23 @@ export class V2Params {
     return out
   }
 
-  /** contract §1.3.7: `true`, `1`, `yes` (any case) are true; anything else is false. */
+  /** `true`, `1`, `yes` (any case) are true; anything else is false (Rails-style casting
+   * [INFERRED]). */
   bool(name: string): boolean {
     const v = this.get(name)
     return v !== undefined && /^(true|1|yes)$/i.test(v.trim())
   }
 
-  /** Every key/value pair, for rebuilding Link URLs (contract §1.6). */
+  /** Every key/value pair, for rebuilding Link URLs (src/link-header.ts). */
   entries(): [string, string][] {
     return [...this.map].flatMap(([k, vs]) => vs.map((v): [string, string] => [k, v]))
   }
 }
 
-/** Title of the 422 for a `page` that is not a number (contract §8 item 3: 422 for parameters). */
+/** Title of the 422 for a `page` that is not a number ([UNCONFIRMED] proposal: 422 for parameters). */
 export const invalidPageTitle = "Invalid 'page' parameter"
 
-/** The 1-based `page` of every paged list (contract §1.6): absent → 1, and 0 → 1 as Rails'
+/** The 1-based `page` of every paged list (D-pag): absent → 1, and 0 → 1 as Rails'
  * paginators read it; anything but digits → 422. */
 export function pageParam(params: V2Params): number {
   const raw = params.get('page')?.trim()

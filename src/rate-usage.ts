@@ -1,11 +1,11 @@
 /**
  * @module rate-usage
- * v2's per-key call count, kept only to tell the truth on a 429 (contract §1.8; docs "API overload
- * protection: preventing 429 errors"): `X-RateLimit-Remaining` is what is left of the key's 1000
+ * v2's per-key call count, kept only to tell the truth on a 429 (New Relic docs "API overload
+ * protection: Handling 429 errors"): `X-RateLimit-Remaining` is what is left of the key's 1000
  * calls in the current minute and `X-RateLimit-Reset` the minute's end, not a constant `0`.
  * v2bridge does not enforce the 1000 calls: it answers 429 only when NerdGraph throttles or a
  * request could not start within its time budget (src/nerdgraph.ts). The 429 body is v2's
- * documented `{}` as JSON (contract §1.8).
+ * documented `{}` as JSON (same page).
  */
 import type { MiddlewareHandler } from 'hono'
 import { rateLimitUsageHeaders, v2RateLimit } from '../mappings/rate-limit-headers'

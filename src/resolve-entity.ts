@@ -1,8 +1,9 @@
 /**
  * @module resolve-entity
  * v2 ID of a key transaction, browser or mobile application → account and entity GUID
- * (`acct|DOMAIN|TYPE|id`, nerdgraph.md §2). With a pinned account the GUID is computed; otherwise
- * entity search finds it (`domainId = 'ID' AND domain = … AND type = …`) and it is cached per key.
+ * (`acct|DOMAIN|TYPE|id`, entity-definitions guid_spec). With a pinned account the GUID is computed;
+ * otherwise entity search finds it (`domainId = 'ID' AND domain = … AND type = …`) and it is cached
+ * per key.
  */
 import { gql } from 'graphql-request'
 import type { Context } from 'hono'

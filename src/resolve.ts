@@ -1,6 +1,6 @@
 /**
  * @module resolve
- * v2 application ID → account and entity GUID (design.md, Identity; nerdgraph.md §2). The account is
+ * v2 application ID → account and entity GUID (newrelic/entity-definitions guid_spec). The account is
  * pinned (`ACCOUNT_ID`, or an `X-Account-Id` / `NewRelic-Account-Id` header) and the GUID computed,
  * or else found by entity search (`domainId = 'ID' AND domain = 'APM'`) and cached per key.
  */
@@ -118,9 +118,9 @@ export async function confirmApplication(c: Context<Env>, appId: number): Promis
 }
 
 /**
- * A NerdGraph query about one entity of the caller's. NerdGraph refuses an account the key cannot
- * see (FORBIDDEN → 403); for a pinned account that means the entity is not the caller's, which v2
- * answers with the resource's 404 (contract §2.2).
+ * A NerdGraph query about one entity of the caller's. NerdGraph refuses an account the key cannot see
+ * (FORBIDDEN → 403); for a pinned account that means the entity is not the caller's, which v2 answers
+ * with the resource's 404 (v2 explorer error reason "No Application found with the given ID").
  */
 export async function queryOwned<T>(
   c: Context<Env>,

@@ -1,7 +1,7 @@
 /**
  * @module respond
  * Turns a v2 body into a response in the caller's format, with v2's caching headers
- * (contract §1.5: `Cache-Control: max-age=0, private, must-revalidate`).
+ * (D-extract, D-deploy show `Cache-Control: max-age=0, private, must-revalidate`).
  */
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'

@@ -2,7 +2,7 @@
  * @module retry
  * When a NerdGraph call is tried again, as a table of policies the caller chooses per call. Reads retry
  * every transient fault (client-go `internal/http/retry.go` retries HTTP 429, 500, ≥ 502 and the
- * TIMEOUT / INTERNAL_SERVER_ERROR / SERVER_ERROR / TOO_MANY_REQUESTS classes, nerdgraph.md §4); writes
+ * TIMEOUT / INTERNAL_SERVER_ERROR / SERVER_ERROR / TOO_MANY_REQUESTS classes); writes
  * retry only what proves NerdGraph never ran them. All attempts and pauses share one deadline.
  */
 

@@ -1,9 +1,9 @@
 /**
  * @module search-pages
  * v2 `page` N of an entity-search list: NerdGraph pages by opaque cursor, 200 entities a page, the
- * same as a v2 page (contract §1.6, nerdgraph.md §1.2). Cursors are remembered per key and query, so
- * walking pages in order costs one request per page; jumping ahead walks the missing cursors first.
- * Every list sorts by name, the order the cursor walk and the page itself must share.
+ * same as a v2 page (about 200: GRAF1 PR #35, GRAF2 PR #1). Cursors are remembered per key and query,
+ * so walking pages in order costs one request per page; jumping ahead walks the missing cursors
+ * first. Every list sorts by name, the order the cursor walk and the page itself must share.
  */
 import { gql } from 'graphql-request'
 import type { Context } from 'hono'
@@ -88,7 +88,7 @@ export function lastPage(count: number | null | undefined): number {
   return Math.max(1, Math.ceil((count ?? 0) / searchPageSize))
 }
 
-/** The v2 integer ID of an entity: its GUID's domain ID (nerdgraph.md §2). */
+/** The v2 integer ID of an entity: its GUID's domain ID (D-migrate: `domainId = '<id>'`). */
 export function v2Id(guid: string): number {
   const id = Number(decodeGuid(guid)?.domainId)
   if (!Number.isSafeInteger(id)) throw new V2Error(502, 'NerdGraph sent an entity without a v2 ID')

@@ -1,6 +1,7 @@
 /**
  * @module time-range
- * v2 time parameters (contract §1.4) and the timeslice grid of a metric-data call (contract §2.5):
+ * v2 time parameters (D-time: New Relic docs "Specify a time range (v2)") and the timeslice grid of a
+ * metric-data call (D-extract "Extract metric timeslice data"):
  * every time format real clients send, the defaults, the 60 s minimum, the default granularity,
  * `period`, and slice alignment. Pure: the caller passes `now`.
  */
@@ -14,14 +15,16 @@ import { V2Error } from './errors'
 
 const second = 1000
 const minute = 60 * second
-/** Both ends omitted → the last 30 minutes; only `to` → the 30 minutes before it (contract §1.4). */
+/** Both ends omitted → the last 30 minutes (D-time); only `to` → the 30 minutes before it
+ * [UNCONFIRMED proposal]. */
 const defaultRangeMs = 30 * minute
 /** An unaligned window is shifted back by v2's data lag: New Relic docs "Extract metric timeslice
  * data" (18:06:06 → first slice 18:03) and the newrelic-client-go fixture (23:25:45 → 23:22) show
- * 3 minutes; older samples show 1–2 (contract §2.5 rule 2). */
+ * 3 minutes; older samples show 1–2 (D-names, AMB fixture). */
 const lagMs = 3 * minute
 
-/** v2 titles for rejected time parameters; all 422 (contract §1.4, §1.7, §8 items 3 and 9). */
+/** v2 titles for rejected time parameters; all 422 (D-extract: a range under 60 s is 422; the
+ * titles and the rest are [UNCONFIRMED proposals]). */
 export const timeTitles = {
   from: "Invalid 'from' time", // unparsable: [UNCONFIRMED] proposal 422
   to: "Invalid 'to' time", // unparsable: [UNCONFIRMED] proposal 422
@@ -78,7 +81,7 @@ function zoneOffsetMinutes(zone: string): number | undefined {
   return (m[1] === '-' ? -1 : 1) * (hours * 60 + minutes)
 }
 
-/** `YYYY-MM-DDTHH:MM:SS+00:00`, the only time format v2 writes (contract §1.4). */
+/** `YYYY-MM-DDTHH:MM:SS+00:00`, the only time format v2 writes (D-time, D-extract: output in UTC). */
 export function formatTime(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}+00:00`
 }
@@ -103,7 +106,7 @@ export interface TimeRange {
   summarize: boolean
 }
 
-/** Resolves defaults and validation (contract §1.4) and the slice grid (contract §2.5). */
+/** Resolves defaults and validation (D-time) and the slice grid (D-extract). */
 export function resolveTimeRange(input: TimeInput, now: number): TimeRange {
   const given = {
     from: input.from?.trim() ? parseTime(input.from, 'from') : undefined,
@@ -119,7 +122,7 @@ export function resolveTimeRange(input: TimeInput, now: number): TimeRange {
   return { from, to, ...grid(from, to, sliceMs, maxSlices, points), summarize: input.summarize }
 }
 
-/** Default granularity for the range, raised to `period` when that is coarser (contract §2.5);
+/** Default granularity for the range, raised to `period` when that is coarser (D-extract);
  * `maxSlices` is 10 for the "10 evenly spaced points" of data older than 8 days. */
 export function sliceLength(from: number, to: number, now: number, period?: string) {
   const rangeS = (to - from) / second
@@ -128,7 +131,7 @@ export function sliceLength(from: number, to: number, now: number, period?: stri
   const points = old && row.old === 'tenPoints'
   const base = !old ? row.fresh : row.old === 'tenPoints' ? tenPoints(rangeS) : row.old
   // A smaller period is clamped up to the default; a non-minute one is rounded up to whole minutes,
-  // the only resolution v2 had (D-extract; [UNCONFIRMED] contract §8 item 9, proposal: no error).
+  // the only resolution v2 had (D-extract; what v2 did is [UNCONFIRMED], proposal: no error).
   // An unparsable or non-positive period is ignored, as Rails' `to_i` would leave it at 0.
   const asked = Number.parseInt(period ?? '', 10)
   const wanted = Number.isFinite(asked) && asked > 0 ? Math.ceil(asked / 60) * 60 : 0
@@ -144,7 +147,7 @@ function tenPoints(rangeS: number): number {
 }
 
 /**
- * Slice boundaries (contract §2.5, "Timeslice alignment"):
+ * Slice boundaries ([INFERRED] from the samples named below):
  * - 1-minute slices: an N-minute window (N = whole minutes of `to − from`) is N slices. A window
  *   starting on a minute is not shifted (prometheus newrelic exporter sample: 15:35:00–15:36:00 → one
  *   slice 15:35–15:36); any other is shifted back by the data lag at both ends (docs "Extract metric

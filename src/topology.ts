@@ -1,8 +1,9 @@
 /**
  * @module topology
- * Hosts and instances of an application. NerdGraph has no v2 host or instance IDs (nerdgraph.md
- * §1.4, §5.3): v2bridge lists (host, instanceName) pairs from timeslice rows of the last hour
- * (v2 lists "any that have reported for approximately the last hour", contract §2.6, D-hostids) and
+ * Hosts and instances of an application. NerdGraph has no v2 host or instance IDs (src/ids.ts):
+ * v2bridge lists (host, instanceName) pairs from timeslice rows of the last hour (v2 lists "any that
+ * have reported for approximately the last hour", New Relic docs "List an app's host IDs and
+ * instance IDs") and
  * mints IDs from them (src/ids.ts).
  */
 import type { Context } from 'hono'
@@ -31,8 +32,8 @@ export interface Topology {
 }
 
 export const titlesNotFound = {
-  host: 'No Application Host found with the given ID', // contract §8 item 2 proposal
-  instance: 'No Application Instance found with the given ID', // contract §8 item 2 proposal
+  host: 'No Application Host found with the given ID', // [UNCONFIRMED] proposal, as for applications
+  instance: 'No Application Instance found with the given ID', // [UNCONFIRMED] proposal
 } as const
 
 /** [since, until) in epoch ms, both on a minute boundary so equal requests within a minute match. */

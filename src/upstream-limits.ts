@@ -1,7 +1,8 @@
 /**
  * @module upstream-limits
  * v2bridge's side of NerdGraph's limits, per app instance and per key fingerprint: at most 25 requests
- * in flight per key (NerdGraph guarantees 25 concurrent requests per user, nerdgraph.md §4), the rest
+ * in flight per key (NerdGraph guarantees 25 concurrent requests per user: New Relic docs "NerdGraph
+ * usage limits"), the rest
  * wait in a queue within their time budget, and identical in-flight reads for one key share one upstream request.
  * Plain promises and maps: it runs unchanged in workerd.
  */

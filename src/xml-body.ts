@@ -1,10 +1,10 @@
 /**
  * @module xml-body
  * An XML request body as the object Rails makes of it (`Hash.from_xml`, which v2 and the v0
- * deployments API used for `application/xml` bodies; contract §5 "consumes application/json,
- * application/xml"): the root element is the top key, child elements nest, a repeated element becomes
- * a list, dashes in names become underscores, `nil="true"` is null. Attributes are otherwise ignored;
- * a DOCTYPE is refused (no entity expansion).
+ * deployments API used for `application/xml` bodies; the v2 explorer's write operations "consume
+ * application/json, application/xml"): the root element is the top key, child elements nest, a
+ * repeated element becomes a list, dashes in names become underscores, `nil="true"` is null.
+ * Attributes are otherwise ignored; a DOCTYPE is refused (no entity expansion).
  * @example xmlBody('<deployment><app-name>Shop</app-name></deployment>') // { deployment: { app_name: 'Shop' } }
  */
 import { maxJsonDepth } from './body'

@@ -1,9 +1,9 @@
 /**
  * @module metrics/documents
- * GraphQL documents of the metric routes (nerdgraph.md §1.6). Metric data sends one NRQL per 2000
- * metric names (the FACET cap) as aliases `q0`, `q1`… of one document, so a v2 call is always one
- * request; the one-alias document, by far the usual, is built at module load, others on first use.
- * Metric names use the shared one-query document (src/nrql-document.ts).
+ * GraphQL documents of the metric routes (schema: `Account.nrql`). Metric data sends one NRQL per
+ * 2000 metric names (the FACET cap) as aliases `q0`, `q1`… of one document, so a v2 call is always
+ * one request; the one-alias document, by far the usual, is built at module load, others on first
+ * use. Metric names use the shared one-query document (src/nrql-document.ts).
  */
 import { gql } from 'graphql-request'
 
@@ -12,11 +12,10 @@ export {
   type NrqlData as MetricNamesData,
 } from '../nrql-document'
 
-/** `timeout: 30` stays inside NerdGraph's 5–120 s clamp (nerdgraph.md §4). Data aliases `qN` (one
- * per metric family and 2000 names), known-names aliases `kN` (one per 2000 names: which of them the
- * scope has reported, src/metrics/plan.ts);
- * with `members`, alias `members` lists the application's hosts and instances
- * (src/metrics/cold-scope.ts). */
+/** `timeout: 30` stays inside NerdGraph's 5–120 s clamp (schema `Account.nrql`; docs-website PR #17898).
+ * Data aliases `qN` (one per metric family and 2000 names), known-names aliases `kN` (one per 2000
+ * names: which of them the scope has reported, src/metrics/plan.ts); with `members`, alias
+ * `members` lists the application's hosts and instances (src/metrics/cold-scope.ts). */
 function build(aliases: number, known: number, members = false): string {
   const indexes = (n: number) => Array.from({ length: n }, (_, i) => i)
   const names = [

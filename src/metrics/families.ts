@@ -25,7 +25,7 @@ export function familyOf(name: string, tables: Tables = defaultTables): MetricFa
  * The values to answer for one metric: all of the family's values in family order when `requested`
  * is null, else the requested ones the family has, in request order (docs "Extract metric timeslice
  * data": `values[]=call_count&values[]=average_response_time` answers call_count first); unknown or
- * inapplicable ones are dropped silently (contract §2.5, D-names).
+ * inapplicable ones are dropped silently (D-names).
  */
 export function valuesFor(family: MetricFamily, requested: readonly string[] | null): ValueType[] {
   if (requested === null) return [...family.values]
@@ -33,7 +33,7 @@ export function valuesFor(family: MetricFamily, requested: readonly string[] | n
   return requested.filter((v): v is ValueType => own.has(v))
 }
 
-/** The values metric names list for a family (contract §2.4; data-only ones left out). */
+/** The values metric names list for a family (D-names; data-only ones left out). */
 export function listedValues(family: MetricFamily, tables: Tables = defaultTables): ValueType[] {
   return family.values.filter((v) => definitionOf(family, v, tables).inNames !== false)
 }

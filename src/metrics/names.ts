@@ -1,7 +1,8 @@
 /**
  * @module metrics/names
- * Metric names of an application, host or instance (contract §2.4): one NRQL `uniques()` per
- * (key, scope, filter), cached because names are long-lived, then paged 1000 at a time.
+ * Metric names of an application, host or instance (D-names; D-migrate's `uniques()` query): one NRQL
+ * `uniques()` per (key, scope, filter), cached because names are long-lived, then paged 1000 at a
+ * time.
  */
 import type { Context } from 'hono'
 import { cachedOrLoad } from '../background'
@@ -13,7 +14,7 @@ import { familyOf, listedValues } from './families'
 import { planMetricNames, type MetricScope } from './plan'
 import { encodeCursor, type MetricNamesRequest } from './request'
 
-/** 1000 names per page [CONFIRMED contract §1.6, D-pag-old]. */
+/** 1000 names per page [CONFIRMED: the older copy of New Relic docs "Pagination for API output"]. */
 export const namesPageSize = 1000
 
 function cacheKey(scope: MetricScope, filter: string | undefined): string {
@@ -53,7 +54,8 @@ export function namesFrom(data: MetricNamesData, filter: string | undefined): st
 /**
  * Pure: one page of `{ metrics: [{ name, values }] }` and its links. Without `page` the caller pages by
  * cursor (`rel="next"` carries `cursor=`, which MRF requires; none on the last page); with `page` it
- * gets page links. A page past the end is an empty list (contract §1.6, HAR).
+ * gets page links. A page past the end is an empty list (Harness `NewRelicRestClient` pages until
+ * an empty list).
  */
 export function toV2MetricNames(names: readonly string[], request: MetricNamesRequest) {
   const offset = (request.page - 1) * namesPageSize

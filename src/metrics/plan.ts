@@ -3,11 +3,11 @@
  * v2 metric call → GraphQL document, variables and NRQL (pure). This is also the "explain" of a call:
  * `planMetricData(request, scope).nrql` is the NRQL a v2 metric-data call stands for.
  *
- * One GraphQL request answers every name and value of a call (nerdgraph.md §1.6): one NRQL per metric
- * family, whose select list is the NRQL that family's requested values need (identical expressions
- * fetched once, no column of another family), `FACET metricTimesliceName` splits it per metric,
- * `TIMESERIES` per slice (nerdgraph.md §3.1). Over 2000 names (the FACET cap) a family's names are
- * split further; every query is an alias of the same document.
+ * One GraphQL request answers every name and value of a call (GraphQL aliases of `Account.nrql`): one
+ * NRQL per metric family, whose select list is the NRQL that family's requested values need
+ * (identical expressions fetched once, no column of another family), `FACET metricTimesliceName`
+ * splits it per metric, `TIMESERIES` per slice (D-nrql). Over 2000 names (the FACET cap) a family's
+ * names are split further; every query is an alias of the same document.
  */
 import {
   nrqlInputs,
@@ -67,7 +67,8 @@ export interface MetricDataPlan {
   raw: boolean
 }
 
-/** NRQL FACET returns at most 2000 groups with `LIMIT MAX` (nerdgraph.md §4). */
+/** NRQL FACET returns at most 2000 groups with `LIMIT MAX` (New Relic docs "NRQL syntax, clauses,
+ * and functions"). */
 export const namesPerQuery = 2000
 
 /**
@@ -143,15 +144,16 @@ function metricDataNrql(items: string[], names: string[], scope: MetricScope, ra
   return (
     `SELECT ${items.join(', ')} FROM Metric WHERE ${scopeWhere(scope)} AND ` +
     // Unscoped rollups only: the scoped copies of Datastore/External rows would count calls twice
-    // (nerdgraph.md §3.1 "Scoped metrics"; v2 data.json has no scope parameter).
+    // (NRQL-timeslice: rows carry a `scope` attribute; v2 data.json has no scope parameter).
     `scope IS NULL AND metricTimesliceName IN ${quoteList(names)} ` +
     `FACET ${['metricTimesliceName', ...(scope.facetBy ?? [])].join(', ')} ` +
     `SINCE ${range.start} UNTIL ${range.end}${series} LIMIT MAX`
   )
 }
 
-/** `entity.guid` avoids the string-or-number question of `appId` (nerdgraph.md §3.1); a host is
- * `host = '…'` (same section), an instance its host and `instanceName` (nerdgraph.md §3.1 attributes). */
+/** `entity.guid` avoids the string-or-number question of `appId` (D-nrql quotes it, D-migrate does
+ * not); a host is `host = '…'` (D-migrate "Application host/instance metric data"), an instance its
+ * host and `instanceName` (NRQL-timeslice attribute table). */
 export function scopeWhere(scope: MetricScope): string {
   const clauses = [`entity.guid = ${quote(scope.guid)}`]
   if (scope.host !== undefined) clauses.push(`host = ${quote(scope.host)}`)
@@ -188,19 +190,19 @@ function chunk<T>(list: readonly T[], size: number): T[][] {
 
 /**
  * Metric names are those that reported in the last 8 days. v2 listed every name it ever knew
- * (contract §2.4); NRQL only sees names in its window (nerdgraph.md §3.1). Eight days is v2's own
+ * (D-migrate tip); NRQL only sees names in its window (D-migrate). Eight days is v2's own
  * "recent data" horizon (D-extract's granularity table changes at 8 days), covers weekly jobs and a
  * weekend of silence, and stays inside every retention; `uniques()` goes to its 10,000 maximum
- * (nerdgraph.md §4) instead of the 1,000 default. The window ends on the minute so a repeated call
+ * (NRQL-syntax) instead of the 1,000 default. The window ends on the minute so a repeated call
  * sends the same NRQL.
  */
 export const metricNamesWindowMs = 8 * 24 * 60 * 60 * 1000
 export const metricNamesLimit = 10_000
 
 export function planMetricNames(scope: MetricScope, filter: string | undefined, now: number) {
-  // Substring filter upstream (nerdgraph.md §3.1). `%` and `_` in the caller's text are LIKE
+  // Substring filter upstream (NRQL `LIKE`). `%` and `_` in the caller's text are LIKE
   // wildcards, so the upstream match can only be wider; src/metrics/names.ts re-checks each name
-  // as a plain substring, which is v2's "simple character match" (contract §2.4).
+  // as a plain substring, which is v2's "simple character match" (v2 explorer, metric names `name`).
   const like = filter ? [`metricTimesliceName LIKE ${quote(`%${filter}%`)}`] : []
   const nrql = metricNamesNrql(scope, like, now)
   return { document: metricNamesDocument, variables: { accountId: scope.accountId, nrql }, nrql }

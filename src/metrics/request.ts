@@ -1,7 +1,8 @@
 /**
  * @module metrics/request
- * v2 parameters of the metric routes, validated before any upstream request (contract §1.3, §2.4,
- * §2.5): names in every spelling, values comma-joined or not, times, period, summarize, raw, paging.
+ * v2 parameters of the metric routes, validated before any upstream request (v2 explorer metric
+ * names and data parameters; spellings clients send, src/params.ts): names in every spelling, values
+ * comma-joined or not, times, period, summarize, raw, paging.
  */
 import { V2Error } from '../errors'
 import { pageParam, type V2Params } from '../params'
@@ -9,7 +10,7 @@ import { resolveTimeRange } from '../time-range'
 import type { MetricDataRequest } from './plan'
 
 export const requestTitles = {
-  // Missing names: [UNCONFIRMED] contract §2.5, proposal 422.
+  // Missing names: [UNCONFIRMED] (no recorded answer), proposal 422.
   noNames: 'No metric names given: names[] is required',
   cursor: "Invalid 'cursor' parameter",
 } as const

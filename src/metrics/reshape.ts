@@ -1,6 +1,6 @@
 /**
  * @module metrics/reshape
- * NerdGraph NRQL results → the v2 `metric_data` body (contract §2.5), pure.
+ * NerdGraph NRQL results → the v2 `metric_data` body (D-extract), pure.
  */
 import { formulas, type InputName, type Inputs } from '../../mappings/value-types'
 import { round3 } from '../numbers'
@@ -21,7 +21,7 @@ export function toV2MetricData(
     from: formatTime(s.from),
     to: formatTime(s.to),
   }))
-  // Found: data in the range, or a metric name of the scope (then every slice is zero, contract §2.5).
+  // Found: data in the range, or a metric name of the scope (then every slice is zero, D-extract).
   const isFound = (name: string) => rowsByName.has(name) || known.has(name)
   const found = plan.metrics.filter((m) => isFound(m.name))
   const metrics = found.map((m) => {
@@ -78,8 +78,8 @@ function groupRows(plan: MetricDataPlan, data: MetricDataData): Map<string, (Row
 
 /**
  * The `values` object of one timeslice, in family order. A slice without data answers 0, as v2 does
- * for metrics that stopped reporting (contract §2.5, D-extract). Counts are exact; the rest is rounded
- * to about 3 significant digits unless `raw=true` (contract §1.10).
+ * for metrics that stopped reporting (D-extract). Counts are exact; the rest is rounded
+ * to about 3 significant digits unless `raw=true` (src/numbers.ts).
  */
 export function valuesOf(reads: readonly ValueRead[], row: Row | undefined, raw: boolean) {
   return compile(reads, raw)(row)

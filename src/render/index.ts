@@ -1,12 +1,12 @@
 /**
  * @module render
- * Output formats as a table chosen by the path suffix (contract §1.1, §1.5).
+ * Output formats as a table chosen by the path suffix (D-intro: paths end in `.json` or `.xml`).
  */
 import { renderJson } from './json'
 import { renderXml } from './xml'
 
 export const renderers = {
-  // As the real API sends them (contract §1.5: docs "Extract metric timeslice data" and
+  // As the real API sends them (docs "Extract metric timeslice data" and
   // "API overload protection" show `Content-Type: application/json`, no charset).
   json: { contentType: 'application/json', render: renderJson },
   xml: { contentType: 'application/xml', render: renderXml },
@@ -14,7 +14,8 @@ export const renderers = {
 
 export type Format = keyof typeof renderers
 
-/** `.json` / `.xml` at the end of the path; no suffix → from `Accept` (contract §1.1 D-200). */
+/** `.json` / `.xml` at the end of the path; no suffix → from `Accept` (D-200 "200 Status with API
+ * Explorer"). */
 export function formatOf(pathname: string, accept: string | undefined): Format | undefined {
   const m = /\.([A-Za-z0-9]+)$/.exec(pathname)
   if (m) {

@@ -1,7 +1,7 @@
 /**
  * @module render/json
- * V2 body → JSON text. Key order is the body's insertion order: the main key first (contract §7,
- * reliquary reads the first top-level value).
+ * V2 body → JSON text. Key order is the body's insertion order: the main key first
+ * (hakamadare/rubygem-reliquary reads the first top-level value).
  */
 export function renderJson(body: Record<string, unknown>): string {
   return JSON.stringify(body)

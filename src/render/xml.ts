@@ -1,6 +1,7 @@
 /**
  * @module render/xml
- * V2 body → XML text by contract §1.9: `<?xml …?>` declaration, root `<mainkey>_response`,
+ * V2 body → XML text as real v2 XML shows it (TONS sample; SENSU, PSM readers; the rest [INFERRED]
+ * from Rails `to_xml`): `<?xml …?>` declaration, root `<mainkey>_response`,
  * array items as the singular of their container, no type attributes, `nil="true"` for null,
  * self-closing empty arrays, two-space indentation, escaped text.
  */
@@ -10,7 +11,8 @@ export type V2Body = Record<string, unknown>
 
 const declaration = '<?xml version="1.0" encoding="UTF-8"?>'
 
-/** Renders a v2 body; the root is named after its first key (contract §1.9 rule 2). */
+/** Renders a v2 body; the root is named after its first key (`metric_data_response` in the TONS
+ * sample, `applications_response` read by the Sensu plugin). */
 export function renderXml(body: V2Body): string {
   const keys = Object.keys(body)
   const root = `${keys[0] ?? 'empty'}_response`
@@ -42,7 +44,8 @@ function element(lines: string[], name: string, value: unknown, depth: number): 
   }
 }
 
-/** contract §1.9 rule 8 / §1.10: Ruby `to_s` style — non-count values under 100 keep a `.0`. */
+/** Ruby `to_s` style (TONS sample: `<min_response_time>21.0`) — non-count values under 100 keep a
+ * `.0`. */
 function text(name: string, value: unknown): string {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return '0'
@@ -62,7 +65,7 @@ const escapes: Record<string, string> = {
   "'": '&apos;',
 }
 
-/** Escapes markup characters (Rails escapes all five, contract §1.9 rule 11) and drops characters
+/** Escapes markup characters (Rails escapes all five [INFERRED]) and drops characters
  * XML 1.0 cannot carry (C0 controls other than tab/newline/CR, lone surrogates, U+FFFE/FFFF). */
 export function escapeXml(s: string): string {
   return s
