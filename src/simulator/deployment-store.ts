@@ -23,6 +23,8 @@ export interface SimDeployment {
 export interface DeploymentStore {
   /** Every deployment of an entity, newest first (deploymentSearch orders by timestamp DESC). */
   of(entityGuid: string): SimDeployment[]
+  /** Every deployment of every entity. */
+  all(): SimDeployment[]
   add(deployment: SimDeployment): void
   /** Back to the seeded history. */
   reset(): void
@@ -84,6 +86,7 @@ export function createDeploymentStore(
   seedAll()
   return {
     of: (guid) => byGuid.get(guid) ?? [],
+    all: () => [...byGuid.values()].flat(),
     add(d) {
       const list = byGuid.get(d.entityGuid) ?? []
       const at = list.findIndex((x) => x.timestamp <= d.timestamp) // newest first, new before equal

@@ -5,6 +5,7 @@ import { alertsMutations } from './alerts-mutations'
 import type { Dataset } from './dataset'
 import { appWriteMutations } from './app-writes'
 import { deploymentMutations } from './deployments'
+import { deploymentEvents } from './deployment-events'
 import type { Principal } from './keys'
 import { runNrql } from './nrql'
 import { entitySearch, type SearchArgs } from './search'
@@ -28,7 +29,9 @@ function graphError(message: string, errorClass: string): GraphQLError {
 function runNrqlField(accountId: number, query: string, ctx: GraphContext) {
   ctx.stats.nrql(ctx.principal.label, query)
   try {
-    const result = runNrql(query, { accountId, store: ctx.dataset.store, now: ctx.dataset.now() })
+    const { store } = ctx.dataset
+    const events = (types: readonly string[]) => deploymentEvents(ctx.dataset, types)
+    const result = runNrql(query, { accountId, store, events, now: ctx.dataset.now() })
     return { ...result, nrql: query }
   } catch (err) {
     if (err instanceof NrqlError) throw graphError(err.message, err.errorClass)

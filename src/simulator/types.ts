@@ -74,9 +74,20 @@ export interface NrqlResult {
   otherResult: Record<string, unknown> | Record<string, unknown>[] | null
 }
 
+/** One event of an event type other than Metric (e.g. `Deployment`), as NRQL reads it. */
+export interface EventRow {
+  eventType: string
+  accountId: number
+  timestamp: number
+  /** Every attribute but `timestamp`, absent ones left out. */
+  attributes: Record<string, string | number>
+}
+
 export interface NrqlContext {
   accountId: number
   store: MetricStore
+  /** The events of the named event types (`FROM Deployment`, …); none when absent. */
+  events?: (eventTypes: readonly string[]) => readonly EventRow[]
   /** Epoch ms used for relative clauses and the default window. */
   now: number
 }

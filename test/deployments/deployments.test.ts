@@ -346,3 +346,38 @@ describe('DELETE /v2/applications/:id/deployments/:deployment_id', () => {
     expect(await app.json()).toEqual({ error: { title: 'No Application found with the given ID' } })
   })
 })
+
+describe('deployments and NRQL', () => {
+  it('a deployment created through v2 is in the next NRQL FROM Deployment (the simulator holds one store)', async () => {
+    const h = harness()
+    const res = await h.get('/v2/applications/9045822/deployments.json', {
+      method: 'POST',
+      body: JSON.stringify({ deployment: { revision: 'nrql-1', user: 'ci-bot', changelog: 'c' } }),
+      headers: { 'Content-Type': 'application/json' },
+    })
+    expect(res.status).toBe(201)
+    const q = `SELECT version, user, changelog, entity.name FROM Deployment WHERE version = 'nrql-1'`
+    const sim = await h.sim.fetch(
+      new Request('http://sim/graphql', {
+        method: 'POST',
+        headers: { 'API-Key': DEMO_KEYS.all, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          query:
+            'query($q: Nrql!) { actor { account(id: 1000001) { nrql(query: $q) { results } } } }',
+          variables: { q },
+        }),
+      })
+    )
+    const body = (await sim.json()) as {
+      data: { actor: { account: { nrql: { results: unknown[] } } } }
+    }
+    expect(body.data.actor.account.nrql.results).toEqual([
+      {
+        version: 'nrql-1',
+        user: 'ci-bot',
+        changelog: 'c',
+        'entity.name': 'Checkout Service (java)',
+      },
+    ])
+  })
+})

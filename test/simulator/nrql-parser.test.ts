@@ -265,7 +265,7 @@ describe('parseNrql: errors', () => {
     ['alias without quotes', 'SELECT count(*) AS calls FROM Metric'],
     ['TIMESERIES without N', 'SELECT count(*) FROM Metric TIMESERIES'],
     ['TIMESERIES AUTO', 'SELECT count(*) FROM Metric TIMESERIES AUTO'],
-    ['TIMESERIES unknown unit', 'SELECT count(*) FROM Metric TIMESERIES 1 week'],
+    ['TIMESERIES unknown unit', 'SELECT count(*) FROM Metric TIMESERIES 1 fortnight'],
     ['TIMESERIES zero', 'SELECT count(*) FROM Metric TIMESERIES 0 minutes'],
     ['fractional SINCE', 'SELECT count(*) FROM Metric SINCE 1704067200000.5'],
     ['SINCE date string', "SELECT count(*) FROM Metric SINCE '2024-01-01'"],

@@ -3,7 +3,7 @@
  * AST of the NRQL subset the simulator understands: plain JSON data, no positions.
  */
 
-export type TimeUnit = 'second' | 'minute' | 'hour' | 'day'
+export type TimeUnit = 'second' | 'minute' | 'hour' | 'day' | 'week'
 
 export interface Duration {
   amount: number

@@ -12,6 +12,8 @@ const UNITS: Record<string, TimeUnit> = {
   HOURS: 'hour',
   DAY: 'day',
   DAYS: 'day',
+  WEEK: 'week',
+  WEEKS: 'week',
 }
 
 export const UNIT_MS: Record<TimeUnit, number> = {
@@ -19,6 +21,7 @@ export const UNIT_MS: Record<TimeUnit, number> = {
   minute: 60_000,
   hour: 3_600_000,
   day: 86_400_000,
+  week: 604_800_000,
 }
 
 export function durationMs(d: Duration): number {

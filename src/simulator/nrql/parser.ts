@@ -30,7 +30,8 @@ export function parseQuery(text: string): ParsedQuery {
   if (from.kind !== 'ident' && from.kind !== 'backtick') throw cursor.unexpected('an event type')
   cursor.next()
   if (from.value !== 'Metric' || cursor.isPunct(',')) {
-    throw new NrqlError(`Only FROM Metric is supported, not '${from.value}'`, 'INVALID_INPUT')
+    const supported = 'Only FROM Metric, or FROM Deployment and ChangeTrackingEvent, is supported'
+    throw new NrqlError(`${supported}, not '${from.value}'`, 'INVALID_INPUT')
   }
   const query: NrqlQuery = {
     select: parsed.map((p) => p.item),
