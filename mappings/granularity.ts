@@ -1,10 +1,8 @@
 /**
  * @module mappings/granularity
  * v2 default timeslice length by range length and data age (New Relic docs "Extract metric timeslice
- * data", its granularity table; NRQL `TIMESERIES` takes the same buckets). Validated at load.
+ * data", its granularity table; NRQL `TIMESERIES` takes the same buckets). Checked by mappings/schemas.ts.
  */
-import * as z from 'zod/mini'
-
 const minute = 60
 const hour = 60 * minute
 const day = 24 * hour
@@ -34,30 +32,3 @@ export const maxBuckets = 366
 
 /** "New Relic only collects data at one minute intervals" (D-extract): the smallest slice. */
 export const minimumSliceSeconds = minute
-
-const wholeMinutes = z.int().check(
-  z.positive(),
-  z.refine((s) => s % minute === 0, 'a whole number of minutes')
-)
-
-export const GranularitySchema = z
-  .array(
-    z.strictObject({
-      upTo: z.union([z.number().check(z.positive()), z.custom<number>((v) => v === Infinity)]),
-      fresh: wholeMinutes,
-      old: z.union([wholeMinutes, z.literal('tenPoints')]),
-    })
-  )
-  .check(
-    z.refine(
-      (rows) => rows.every((r, i) => i === 0 || r.upTo > rows[i - 1]!.upTo),
-      'upTo increases'
-    ),
-    z.refine((rows) => rows.at(-1)?.upTo === Infinity, 'the last row covers every range'),
-    z.refine(
-      (rows) => rows.every((r) => r.upTo === Infinity || r.upTo / r.fresh <= maxBuckets),
-      `no row exceeds ${maxBuckets} buckets`
-    )
-  )
-
-GranularitySchema.parse(defaultGranularity)

@@ -2,17 +2,9 @@
  * @module mappings/metric-families
  * Metric name → family → its value list (sources per row; tags in docs/sources.md): the values a
  * data call returns when `values[]` is omitted, in v2's order, and the list metric names show. The
- * first matching row wins; the last row matches every name. Validated at load.
+ * first matching row wins; the last row matches every name. Checked by mappings/schemas.ts.
  */
-import * as z from 'zod/mini'
-import {
-  apdexCount,
-  cpuTimePercent,
-  ValueDefinitionSchema,
-  valueTypes,
-  type ValueDefinition,
-  type ValueType,
-} from './value-types'
+import { apdexCount, cpuTimePercent, type ValueDefinition, type ValueType } from './value-types'
 
 export interface MetricFamily {
   readonly family: string
@@ -133,31 +125,3 @@ export const metricFamilies = [
 ] as const satisfies readonly MetricFamily[]
 
 export type FamilyName = (typeof metricFamilies)[number]['family']
-
-const valueName = z
-  .string()
-  .check(z.refine((n) => Object.hasOwn(valueTypes, n), 'a known value type'))
-
-export const FamiliesSchema = z
-  .array(
-    z.strictObject({
-      family: z.string().check(z.minLength(1)),
-      names: z.array(z.string().check(z.minLength(1))),
-      prefixes: z.array(z.string()),
-      values: z.array(valueName).check(z.minLength(1)),
-      overrides: z.optional(z.record(valueName, ValueDefinitionSchema)),
-    })
-  )
-  .check(
-    z.refine((rows) => new Set(rows.map((r) => r.family)).size === rows.length, 'unique families'),
-    z.refine(
-      (rows) => rows.at(-1)?.prefixes.includes('') === true,
-      'the last family matches every name'
-    ),
-    z.refine(
-      (rows) => rows.every((r) => new Set(r.values).size === r.values.length),
-      'no value is listed twice in a family'
-    )
-  )
-
-FamiliesSchema.parse(metricFamilies)

@@ -5,9 +5,9 @@
  * migration table (D-nrql: New Relic docs "Migrate metric timeslice queries to NRQL"; tags in
  * docs/sources.md); every departure says why. Units are v2's (D-extract "Extract metric timeslice
  * data"): ms where v2 has ms, seconds for `average_value`, `%` for percentages.
- * Families pick their value list and may override a row (mappings/metric-families.ts).
+ * Families pick their value list and may override a row (mappings/metric-families.ts). Checked by
+ * mappings/schemas.ts.
  */
-import * as z from 'zod/mini'
 
 /** `newrelic.timeslice.value`: durations in seconds; `count, total, totalExclusive, min, max,
  * sumOfSquares` per row (D-nrql; NRQL-syntax `getField`). */
@@ -168,29 +168,3 @@ export const apdexCount = {
   formula: 'apdexCount',
   count: true,
 } as const satisfies ValueDefinition
-
-const ValueDefinitionSchema = z.union([
-  z.strictObject({
-    nrql: z.string().check(z.minLength(1)),
-    count: z.optional(z.literal(true)),
-    inNames: z.optional(z.literal(false)),
-  }),
-  z.strictObject({
-    inputs: z
-      .array(z.enum(Object.keys(nrqlInputs) as [InputName, ...InputName[]]))
-      .check(z.minLength(1)),
-    formula: z.enum(Object.keys(formulas) as [FormulaName, ...FormulaName[]]),
-    count: z.optional(z.literal(true)),
-    inNames: z.optional(z.literal(false)),
-  }),
-])
-
-export const ValueTypesSchema = z.record(
-  z.string().check(z.regex(/^[a-z_]+$/)),
-  ValueDefinitionSchema
-)
-
-ValueTypesSchema.parse(valueTypes)
-ValueDefinitionSchema.parse(cpuTimePercent)
-ValueDefinitionSchema.parse(apdexCount)
-export { ValueDefinitionSchema }

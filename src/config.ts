@@ -1,10 +1,11 @@
 /**
  * @module config
- * Settings shared by the Node entry (environment variables) and the Worker entry (`[vars]`), validated by zod
- * once at start-up. A bad value stops start-up with a message naming the setting.
+ * Settings shared by the Node entry (environment variables) and the Worker entry (`[vars]`), validated
+ * once at start-up. A bad value stops start-up with a message naming the setting, never its value.
+ * Each setting is read by a small function of this module rather than a schema library: zod/mini
+ * would be 8 KiB gzipped of the Worker's upload (`npm run size`; mappings/schemas.ts).
  */
-import * as z from 'zod/mini'
-import { logLevels } from './request-log'
+import { logLevels, type LogLevel } from './request-log'
 import { parseKeyMap } from './keys'
 
 /** NerdGraph endpoints by region (New Relic docs "Introduction to New Relic NerdGraph"). */
@@ -20,79 +21,24 @@ export const v2Urls = {
   eu: 'https://api.eu.newrelic.com/v2',
 } as const
 
-/** An integer setting within [min, max], from a string or a number. */
-const integer = (min: number, max: number) =>
-  z.pipe(
-    z.coerce.number({ error: `expected an integer from ${min} to ${max}` }),
-    z
-      .int({ error: `expected an integer from ${min} to ${max}` })
-      .check(
-        z.minimum(min, { error: `expected an integer from ${min} to ${max}` }),
-        z.maximum(max, { error: `expected an integer from ${min} to ${max}` })
-      )
-  )
+export type Region = keyof typeof nerdgraphUrls
 
-const bool = z.pipe(
-  z.enum(['true', 'false', '1', '0', 'yes', 'no'], {
-    error: 'expected true, false, 1, 0, yes or no',
-  }),
-  z.transform((v) => v === 'true' || v === '1' || v === 'yes')
-)
-
-/** `*` or a comma-separated list of origins (`https://grafana.example.com`), for CORS (src/cors.ts). */
-const origins = z.pipe(
-  z.string().check(
-    z.refine(
-      (v) =>
-        v.trim() === '*' ||
-        v.split(',').every((o) => /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(o.trim())),
-      {
-        error: 'expected * or a comma-separated list of origins like https://grafana.example.com',
-      }
-    )
-  ),
-  z.transform((v): '*' | string[] => (v.trim() === '*' ? '*' : v.split(',').map((o) => o.trim())))
-)
-
-const RawConfig = z.object({
-  REGION: z._default(z.enum(['us', 'eu'], { error: 'expected us or eu' }), 'us'),
-  NERDGRAPH_URL: z.optional(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })),
-  PORT: z._default(integer(0, 65535), 8787),
-  HOST: z._default(z.string().check(z.minLength(1)), '127.0.0.1'),
-  ACCOUNT_ID: z.optional(integer(1, 9_999_999_999)),
-  UPSTREAM_TIMEOUT_MS: z._default(integer(100, 120_000), 30_000),
-  ALLOW_HTTP: z._default(bool, false),
-  SHUTDOWN_GRACE_MS: z._default(integer(0, 600_000), 8_000),
-  LOG_LEVEL: z._default(z.enum(logLevels, { error: `expected ${logLevels.join(', ')}` }), 'info'),
-  METRICS: z.optional(bool),
-  /** A secret: JSON `{ "<SHA-256 hex of a legacy key>": "<user key>" }` (src/keys.ts). */
-  KEY_MAP: z.optional(z.string()),
-  V2_URL: z.optional(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })),
-  V2_FORWARDING: z._default(bool, true),
-  CORS_ORIGINS: z._default(origins, '*'),
-})
-
-const ConfigSchema = z.pipe(
-  RawConfig,
-  z.transform((c) => ({
-    region: c.REGION,
-    nerdgraphUrl: c.NERDGRAPH_URL ?? nerdgraphUrls[c.REGION],
-    port: c.PORT,
-    host: c.HOST,
-    accountId: c.ACCOUNT_ID,
-    upstreamTimeoutMs: c.UPSTREAM_TIMEOUT_MS,
-    allowHttp: c.ALLOW_HTTP,
-    shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
-    logLevel: c.LOG_LEVEL,
-    /** Unset: on for Node, off for Workers (the entry decides). */
-    metrics: c.METRICS,
-    v2Url: c.V2_URL ?? v2Urls[c.REGION],
-    v2Forwarding: c.V2_FORWARDING,
-    corsOrigins: c.CORS_ORIGINS,
-  }))
-)
-
-export type Config = z.output<typeof ConfigSchema> & {
+export interface Config {
+  region: Region
+  nerdgraphUrl: string
+  port: number
+  host: string
+  accountId: number | undefined
+  upstreamTimeoutMs: number
+  allowHttp: boolean
+  shutdownGraceMs: number
+  logLevel: LogLevel
+  /** Unset: on for Node, off for Workers (the entry decides). */
+  metrics: boolean | undefined
+  v2Url: string
+  v2Forwarding: boolean
+  /** `*` or the origins allowed by CORS (src/cors.ts). */
+  corsOrigins: '*' | string[]
   /** SHA-256 hex of a legacy key → the user key sent upstream for it (src/keys.ts). */
   keyMap: ReadonlyMap<string, string>
 }
@@ -102,21 +48,122 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
+/** What a setting should be; thrown by a reader, caught by {@link parseConfig}. */
+class Expected extends Error {}
+
+/** Reads one set value: the setting's value, or throws {@link Expected}. */
+type Reader<T> = (value: unknown) => T
+
+const fail = (expected: string): never => {
+  throw new Expected(expected)
+}
+
+const oneOf =
+  <T extends string>(values: readonly T[]): Reader<T> =>
+  (v) =>
+    values.includes(v as T)
+      ? (v as T)
+      : fail(`expected ${values.join(values.length > 2 ? ', ' : ' or ')}`)
+
+/** An integer within [min, max], from a string or a number. */
+const integer =
+  (min: number, max: number): Reader<number> =>
+  (v) => {
+    const n = Number(v)
+    return Number.isSafeInteger(n) && n >= min && n <= max
+      ? n
+      : fail(`expected an integer from ${min} to ${max}`)
+  }
+
+const flags: Record<string, boolean> = {
+  true: true,
+  1: true,
+  yes: true,
+  false: false,
+  0: false,
+  no: false,
+}
+const bool: Reader<boolean> = (v) =>
+  typeof v === 'string' && v in flags ? flags[v]! : fail('expected true, false, 1, 0, yes or no')
+
+const text: Reader<string> = (v) => (typeof v === 'string' ? v : fail('expected a string'))
+
+/** An absolute http(s) URL, trimmed, with `://` (not `http:host`). */
+const httpUrl: Reader<string> = (v) => {
+  const url = typeof v === 'string' ? v.trim() : ''
+  return /^https?:\/\//i.test(url) && URL.canParse(url)
+    ? url.replace(/[\t\n\r]/g, '')
+    : fail('expected an http(s) URL')
+}
+
+/** `*` or a comma-separated list of origins (`https://grafana.example.com`), for CORS (src/cors.ts). */
+const origins: Reader<'*' | string[]> = (v) => {
+  const list = typeof v === 'string' ? v.split(',').map((o) => o.trim()) : []
+  if (list.length === 1 && list[0] === '*') return '*'
+  return list.length > 0 && list.every((o) => /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(o))
+    ? list
+    : fail('expected * or a comma-separated list of origins like https://grafana.example.com')
+}
+
+/** Every setting, in the order a message names bad ones. */
+const settings = {
+  REGION: oneOf(['us', 'eu'] as const),
+  NERDGRAPH_URL: httpUrl,
+  PORT: integer(0, 65535),
+  HOST: text,
+  ACCOUNT_ID: integer(1, 9_999_999_999),
+  UPSTREAM_TIMEOUT_MS: integer(100, 120_000),
+  ALLOW_HTTP: bool,
+  SHUTDOWN_GRACE_MS: integer(0, 600_000),
+  LOG_LEVEL: oneOf(logLevels),
+  METRICS: bool,
+  /** A secret: JSON `{ "<SHA-256 hex of a legacy key>": "<user key>" }` (src/keys.ts). */
+  KEY_MAP: text,
+  V2_URL: httpUrl,
+  V2_FORWARDING: bool,
+  CORS_ORIGINS: origins,
+} satisfies Record<string, Reader<unknown>>
+
+type Setting = keyof typeof settings
+type Values = { [K in Setting]?: ReturnType<(typeof settings)[K]> }
+
 /** Validates raw settings; empty strings count as unset. Throws ConfigError naming each bad setting. */
 export function parseConfig(raw: ConfigInput = {}): Config {
-  const cleaned = Object.fromEntries(
-    Object.entries(raw).filter(([k, v]) => k in RawConfig.shape && v !== '' && v != null)
-  )
-  const result = ConfigSchema.safeParse(cleaned)
-  const lines = result.success
-    ? []
-    : result.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`)
+  const v: Values = {}
+  const lines: string[] = []
+  for (const name of Object.keys(settings) as Setting[]) {
+    const value = raw[name]
+    if (value === '' || value == null) continue
+    try {
+      ;(v as Record<Setting, unknown>)[name] = settings[name](value)
+    } catch (err) {
+      if (!(err instanceof Expected)) throw err
+      lines.push(`  ${name}: ${err.message}`)
+    }
+  }
   let keyMap: ReadonlyMap<string, string> = new Map()
   try {
-    keyMap = parseKeyMap(cleaned['KEY_MAP'] as string | undefined)
+    keyMap = parseKeyMap(v.KEY_MAP)
   } catch (err) {
     lines.push(`  ${(err as Error).message}`) // names the setting, never its content
   }
-  if (result.success && lines.length === 0) return { ...result.data, keyMap }
-  throw new ConfigError(`invalid v2bridge configuration:\n${lines.join('\n')}`)
+  if (lines.length > 0)
+    throw new ConfigError(`invalid v2bridge configuration:\n${lines.join('\n')}`)
+  const region = v.REGION ?? 'us'
+  return {
+    region,
+    nerdgraphUrl: v.NERDGRAPH_URL ?? nerdgraphUrls[region],
+    port: v.PORT ?? 8787,
+    host: v.HOST ?? '127.0.0.1',
+    accountId: v.ACCOUNT_ID,
+    upstreamTimeoutMs: v.UPSTREAM_TIMEOUT_MS ?? 30_000,
+    allowHttp: v.ALLOW_HTTP ?? false,
+    shutdownGraceMs: v.SHUTDOWN_GRACE_MS ?? 8_000,
+    logLevel: v.LOG_LEVEL ?? 'info',
+    metrics: v.METRICS,
+    v2Url: v.V2_URL ?? v2Urls[region],
+    v2Forwarding: v.V2_FORWARDING ?? true,
+    corsOrigins: v.CORS_ORIGINS ?? '*',
+    keyMap,
+  }
 }

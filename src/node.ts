@@ -12,6 +12,7 @@ import { consoleLog, type RequestLog } from './request-log'
 import { drainOnSignals } from './shutdown'
 import { fileStore } from './report/file-store'
 import { explorerFiles } from './explorer/files'
+import '../mappings/schemas' // checks the mapping tables at start-up
 
 export interface NodeServer {
   url: string

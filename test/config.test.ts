@@ -104,4 +104,34 @@ describe('parseConfig', () => {
       /CORS_ORIGINS/
     )
   })
+
+  it('reads Worker vars given as numbers, trims URLs, and rejects what is not quite a setting', () => {
+    expect(parseConfig({ UPSTREAM_TIMEOUT_MS: 5000, PORT: 0 })).toMatchObject({
+      upstreamTimeoutMs: 5000,
+      port: 0,
+    })
+    expect(
+      parseConfig({ NERDGRAPH_URL: ' https://nerdgraph.example.com/graphql ' }).nerdgraphUrl
+    ).toBe('https://nerdgraph.example.com/graphql')
+    expect(() =>
+      parseConfig({
+        NERDGRAPH_URL: 'http:example.com',
+        ACCOUNT_ID: '1.5',
+        HOST: 8080,
+        LOG_LEVEL: 'loud',
+        METRICS: 'on',
+        CORS_ORIGINS: '*, https://a.example.com',
+      })
+    ).toThrow(
+      [
+        'invalid v2bridge configuration:',
+        '  NERDGRAPH_URL: expected an http(s) URL',
+        '  HOST: expected a string',
+        '  ACCOUNT_ID: expected an integer from 1 to 9999999999',
+        '  LOG_LEVEL: expected debug, info, warn, error, silent',
+        '  METRICS: expected true, false, 1, 0, yes or no',
+        '  CORS_ORIGINS: expected * or a comma-separated list of origins like https://grafana.example.com',
+      ].join('\n')
+    )
+  })
 })

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { defaultGranularity, GranularitySchema } from '../mappings/granularity'
-import { FamiliesSchema, metricFamilies, type FamilyName } from '../mappings/metric-families'
+import { defaultGranularity } from '../mappings/granularity'
+import { metricFamilies, type FamilyName } from '../mappings/metric-families'
+import { FamiliesSchema, GranularitySchema, ValueTypesSchema } from '../mappings/schemas'
 import {
   formulas,
   nrqlInputs,
   valueTypes,
-  ValueTypesSchema,
   type ValueDefinition,
   type ValueType,
 } from '../mappings/value-types'
@@ -36,7 +36,7 @@ describe('mappings tables', () => {
     expect(Object.keys(valueTypes).length).toBeGreaterThan(40)
   })
 
-  it('pass their zod schemas (also checked at module load)', () => {
+  it('pass their zod schemas (also checked when the Node entry loads mappings/schemas.ts)', () => {
     expect(ValueTypesSchema.safeParse(valueTypes).success).toBe(true)
     expect(FamiliesSchema.safeParse(metricFamilies).success).toBe(true)
     expect(GranularitySchema.safeParse(defaultGranularity).success).toBe(true)
