@@ -85,8 +85,14 @@ while (stack.length) {
       /^(node:|vitest|fast-check|@hono\/node-server|graphql$|graphql\/execution)/.test(spec)
     ) {
       report(file, 1, `the Worker imports ${spec}`)
-    } else if (spec === 'zod') {
-      report(file, 1, "the Worker imports 'zod': use 'zod/mini' (52 KiB instead of 72 KiB gzipped)")
+    } else if (spec === 'zod' || spec.startsWith('zod/')) {
+      report(
+        file,
+        1,
+        `the Worker imports ${spec} (8 KiB gzipped): see src/config.ts, mappings/schemas.ts`
+      )
+    } else if (spec === 'hono') {
+      report(file, 1, "the Worker imports 'hono': take Hono from src/hono.ts (TrieRouter only)")
     }
   }
 }

@@ -3,7 +3,8 @@
  * Builds the one Hono app both entries serve: format, key and parameters are settled in
  * middleware, each resource is a sub-app, and `onError` is the only place errors are rendered.
  */
-import { Hono, type Context } from 'hono'
+import type { Context } from 'hono'
+import { Hono } from './hono'
 import { matchedRoutes } from 'hono/route'
 import { createCaches } from './caches'
 import { parseConfig, type Config } from './config'

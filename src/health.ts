@@ -4,7 +4,7 @@
  * valid), both JSON, outside /v2. They answer before the request log, HTTPS redirect and key checks:
  * probes come over plain HTTP from the container runtime or the load balancer, every few seconds.
  */
-import { Hono } from 'hono'
+import { Hono } from './hono'
 import { ConfigError, parseConfig, type Config } from './config'
 import type { Env } from './env'
 

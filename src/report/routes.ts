@@ -3,7 +3,7 @@
  * `GET /v2bridge/report.json` and `GET /v2bridge/report` (HTML): the caller's own report, found by
  * the fingerprint of the key it sends (`X-Api-Key` or `Api-Key`), never another key's.
  */
-import { Hono } from 'hono'
+import { Hono } from '../hono'
 import type { Env } from '../env'
 import { titles } from '../errors'
 import type { Fingerprint } from '../identity'

@@ -3,7 +3,7 @@
  * The alerts endpoints New Relic retires, translated to NerdGraph (v2-rest-api contract §2.13–2.16):
  * events, incidents (with acknowledge and close), violations, channels and policy channels.
  */
-import { Hono } from 'hono'
+import { Hono } from '../hono'
 import { createChannel } from '../alerts/channel-create'
 import { deleteChannel, listChannels } from '../alerts/channels'
 import { incidentAction, listIncidents } from '../alerts/incidents'

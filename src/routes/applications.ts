@@ -3,7 +3,7 @@
  * Applications, their hosts and instances (contract §2.1, §2.2, §2.6, §2.7). POST on list paths is a
  * read (contract §1.3.3). PUT and DELETE write through NerdGraph (contract §2.3).
  */
-import { Hono } from 'hono'
+import { Hono } from '../hono'
 import type { Env } from '../env'
 import { listApplications } from '../applications/list'
 import { showApplication } from '../applications/show'

@@ -2,7 +2,7 @@
  * @module routes/browser-applications
  * Browser applications: list (POST with `filter[…]` only reads, as on other lists) and create.
  */
-import { Hono } from 'hono'
+import { Hono } from '../hono'
 import type { Env } from '../env'
 import {
   createBrowserApplication,

@@ -3,7 +3,7 @@
  * Application deployments (contract §2.8): list, record, and delete (which NerdGraph cannot do);
  * and the legacy deployments API v0.
  */
-import { Hono } from 'hono'
+import { Hono } from '../hono'
 import type { Env } from '../env'
 import { createDeployment } from '../deployments/create'
 import { deleteDeployment } from '../deployments/delete'

@@ -5,7 +5,8 @@
  * read through the `ASSETS` binding (wrangler.toml `[assets]`). Either way they leave here, with a
  * policy that forbids inline code, other origins, framing and forms posting elsewhere.
  */
-import { Hono, type Context } from 'hono'
+import type { Context } from 'hono'
+import { Hono } from '../hono'
 import type { Env } from '../env'
 import type { ExplorerFileName, ExplorerFiles } from '../explorer/files'
 import { regionSlot } from '../explorer/page'

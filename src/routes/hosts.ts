@@ -2,7 +2,7 @@
  * @module routes/hosts
  * Application hosts and instances (contract §2.6, §2.7); POST on list paths is a read (§1.3.3).
  */
-import { Hono } from 'hono'
+import { Hono } from '../hono'
 import type { Env } from '../env'
 import { listHosts, listInstances, showHost, showInstance } from '../hosts/list'
 import { respond } from '../respond'

@@ -2,7 +2,7 @@
  * @module routes/key-transactions
  * Key transactions (contract §2.9); POST on the list path is a read (contract §1.3.3).
  */
-import { Hono } from 'hono'
+import { Hono } from '../hono'
 import type { Env } from '../env'
 import { listKeyTransactions, showKeyTransaction } from '../key-transactions/load'
 import { respond } from '../respond'

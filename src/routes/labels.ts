@@ -2,7 +2,7 @@
  * @module routes/labels
  * Labels as entity tags (src/labels/labels.ts): list, create (PUT, as v2 did) and delete.
  */
-import { Hono } from 'hono'
+import { Hono } from '../hono'
 import type { Env } from '../env'
 import { createLabel, deleteLabel, listLabels } from '../labels/labels'
 import { respond } from '../respond'

@@ -3,7 +3,8 @@
  * Metric names and metric data (contract §2.4, §2.5) under `/applications/{id}`, `…/hosts/{host_id}`
  * and `…/instances/{instance_id}`; GET, and POST as a read (contract §1.3, CHROME).
  */
-import { Hono, type Context } from 'hono'
+import type { Context } from 'hono'
+import { Hono } from '../hono'
 import type { Env } from '../env'
 import { linkHeader, type PageLinks } from '../link-header'
 import type { MetricDataData } from '../metrics/documents'

@@ -5,7 +5,8 @@
  * example (docs "Mobile crash count and crash rate example") sends the data endpoint a singular
  * `name=`: read as `names[]` there.
  */
-import { Hono, type Context } from 'hono'
+import type { Context } from 'hono'
+import { Hono } from '../hono'
 import type { Env } from '../env'
 import { linkHeader } from '../link-header'
 import type { MetricDataData } from '../metrics/documents'

@@ -2,7 +2,7 @@
  * @module routes/servers
  * Servers (retired product, src/servers/servers.ts): an empty list, and 404 for every server.
  */
-import { Hono } from 'hono'
+import { Hono } from '../hono'
 import type { Env } from '../env'
 import { respond } from '../respond'
 import { listServers, unknownServer } from '../servers/servers'

@@ -3,7 +3,7 @@
  * Users (v2 contract: New Relic docs "List users on your account"); POST on the list path is a read
  * (hubot-newrelic2 posts `filter[email]`).
  */
-import { Hono } from 'hono'
+import { Hono } from '../hono'
 import type { Env } from '../env'
 import { respond } from '../respond'
 import { listUsers, showUser } from '../users/users'
