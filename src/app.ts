@@ -38,7 +38,7 @@ import type { RetryClock } from './retry'
 import { createUpstreamLimits, type LimitSettings } from './upstream-limits'
 import { rateUsage } from './rate-usage'
 import { cors } from './cors'
-import { etag } from './etag'
+import { etag, type BodyDigest } from './etag'
 import { applications } from './routes/applications'
 import { metrics } from './routes/metrics'
 import { hosts } from './routes/hosts'
@@ -73,6 +73,8 @@ export interface AppOptions {
   /** The key's fingerprint: the runtime's fastest SHA-256 (the Node entry passes node:crypto's);
    * WebCrypto when absent, so the Worker's import graph never reaches node:crypto. */
   fingerprint?: Fingerprint
+  /** The ETag digest (src/etag.ts): node:crypto's from the Node entry, WebCrypto when absent. */
+  bodyDigest?: BodyDigest
   /** Where the migration report lives (src/report/store.ts); memory, or `REPORTS` on Workers. */
   report?: ReportStore
   /** The explorer's files (src/explorer/files.ts): the Node entry passes them; on Workers they are
@@ -269,7 +271,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.use('/deployments', explainMode())
 
   app.use('/v2/*', rateUsage())
-  app.use('/v2/*', etag())
+  app.use('/v2/*', etag(options.bodyDigest))
   app.route('/v2', applications)
   app.route('/v2', metrics)
   app.route('/v2', hosts)

@@ -1,10 +1,16 @@
 /**
  * @module node-fingerprint
- * The key fingerprint of src/identity.ts through node:crypto, synchronous and about 1 µs: the Node
- * entry's choice. Only src/node.ts imports it, so the Worker never reaches node:crypto.
+ * The key fingerprint of src/identity.ts and the ETag digest of src/etag.ts through node:crypto,
+ * synchronous (about 1 µs for a key): the Node entry's choice. Only src/node.ts imports it, so the
+ * Worker never reaches node:crypto.
  */
 import { createHash } from 'node:crypto'
+import type { BodyDigest } from './etag'
 import type { Fingerprint } from './identity'
 
 export const nodeFingerprint: Fingerprint = (apiKey) =>
   createHash('sha256').update(apiKey).digest('hex')
+
+/** The ETag digest of src/etag.ts through node:crypto: the same 32 hex characters as WebCrypto's. */
+export const nodeBodyDigest: BodyDigest = (text) =>
+  createHash('sha256').update(text).digest('hex').slice(0, 32)

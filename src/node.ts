@@ -7,7 +7,7 @@ import type { IncomingMessage, Server } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { createApp, type AppOptions } from './app'
 import { ConfigError, parseConfig, type Config } from './config'
-import { nodeFingerprint } from './node-fingerprint'
+import { nodeBodyDigest, nodeFingerprint } from './node-fingerprint'
 import { consoleLog, type RequestLog } from './request-log'
 import { drainOnSignals } from './shutdown'
 import { fileStore } from './report/file-store'
@@ -31,6 +31,7 @@ export function startServer(
     config,
     fingerprint: nodeFingerprint,
     explorer: explorerFiles,
+    bodyDigest: nodeBodyDigest,
     metricsByDefault: true,
     ...options,
     log: afterResponse(options.log ?? consoleLog),

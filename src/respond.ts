@@ -27,8 +27,18 @@ export function render(
   headers: Record<string, string> = {}
 ): Response {
   const renderer = renderers[format]
-  return new Response(renderer.render(body), {
+  const text = renderer.render(body)
+  const response = new Response(text, {
     status,
     headers: { 'Content-Type': renderer.contentType, ...headers },
   })
+  texts.set(response, text)
+  return response
+}
+
+const texts = new WeakMap<Response, string>()
+
+/** The text a response of `render` carries, without reading its body (src/etag.ts). */
+export function renderedText(response: Response): string | undefined {
+  return texts.get(response)
 }

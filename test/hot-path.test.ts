@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { keyFingerprint } from '../src/identity'
 import { createUpstream } from '../src/nerdgraph'
-import { nodeFingerprint } from '../src/node-fingerprint'
+import { webDigest } from '../src/etag'
+import { nodeBodyDigest, nodeFingerprint } from '../src/node-fingerprint'
 import { afterResponse } from '../src/node'
 import type { RequestLogLine } from '../src/request-log'
 import { urlOf } from '../src/request-url'
@@ -29,6 +30,18 @@ describe('the per-request fixed costs', () => {
       expect(fast).not.toContain(key || '\u0000')
     }
     expect(nodeFingerprint('NRAK-A')).not.toBe(nodeFingerprint('NRAK-B'))
+  })
+
+  it('tags a body with node:crypto exactly as WebCrypto does', async () => {
+    for (const text of [
+      '{"metric_data":{}}',
+      '<?xml version="1.0"?><a>é ✓</a>',
+      '',
+      'x'.repeat(70_000),
+    ]) {
+      expect(nodeBodyDigest(text)).toBe(await webDigest(text))
+      expect(nodeBodyDigest(text)).toMatch(/^[0-9a-f]{32}$/)
+    }
   })
 
   it('writes request lines after the current turn of the event loop, in order, in one batch', async () => {
