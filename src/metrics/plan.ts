@@ -95,15 +95,15 @@ export function planMetricData(
     const values = valuesFor(family, request.values).map((value): ValueRead => {
       const d = definitionOf(family, value, tables)
       const count = d.count === true
-      if ('nrql' in d) return { value, count, alias: select.alias(d.nrql, value) }
-      const inputs = Object.fromEntries(d.inputs.map((i) => [i, select.alias(nrqlInputs[i], i)]))
+      if ('nrql' in d) return { value, count, alias: select.alias(d.nrql) }
+      const inputs = Object.fromEntries(d.inputs.map((i) => [i, select.alias(nrqlInputs[i])]))
       return { value, count, formula: d.formula, inputs }
     })
     return { name, values }
   })
   const nrql = [...groups.values()].flatMap(({ select, names }) => {
     // FACET needs a select item even when no requested value applies: it still tells found names.
-    if (select.size() === 0) select.alias(nrqlInputs.count, 'count')
+    if (select.size() === 0) select.alias(nrqlInputs.count)
     const items = select.items()
     return chunk(names, namesPerQuery).map((part) =>
       metricDataNrql(items, part, scope, request.range)
@@ -163,23 +163,32 @@ export function scopeWhere(scope: MetricScope): string {
 
 type SelectList = ReturnType<typeof selectList>
 
-/** Select items keyed by expression, so a value or input shared by several values is fetched once. */
+/**
+ * Select items keyed by expression, so a value or input shared by several values is fetched once.
+ * Aliases are `a`, `b`… `z`, `ba`…: every result row repeats them, so a short alias is most of what
+ * a row saves (issue 16: upstream bytes under the answer's); the plan maps them back to v2 names.
+ */
 function selectList() {
   const aliasByExpr = new Map<string, string>()
-  const taken = new Set<string>()
   return {
-    alias(expr: string, preferred: string): string {
-      const known = aliasByExpr.get(expr)
-      if (known) return known
-      let alias = preferred
-      for (let n = 2; taken.has(alias); n++) alias = `${preferred}_${n}`
-      taken.add(alias)
-      aliasByExpr.set(expr, alias)
+    alias(expr: string): string {
+      let alias = aliasByExpr.get(expr)
+      if (!alias) aliasByExpr.set(expr, (alias = shortAlias(aliasByExpr.size)))
       return alias
     },
     size: () => aliasByExpr.size,
     items: () => [...aliasByExpr].map(([expr, alias]) => `${expr} AS ${quote(alias)}`),
   }
+}
+
+/** 0 → `a`, 25 → `z`, 26 → `ba`: letters only, never a result key NerdGraph adds itself. */
+function shortAlias(index: number): string {
+  let alias = ''
+  do {
+    alias = String.fromCharCode(97 + (index % 26)) + alias
+    index = Math.floor(index / 26)
+  } while (index > 0)
+  return alias
 }
 
 function chunk<T>(list: readonly T[], size: number): T[][] {

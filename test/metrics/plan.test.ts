@@ -30,7 +30,7 @@ describe('planMetricData (the explain of a metric-data call)', () => {
       scope
     )
     expect(plan.nrql).toEqual([
-      `SELECT count(${v}) AS 'call_count', average(${v}) * 1000 AS 'average_call_time' FROM Metric ` +
+      `SELECT count(${v}) AS 'a', average(${v}) * 1000 AS 'b' FROM Metric ` +
         `WHERE entity.guid = 'GUID1' AND scope IS NULL AND metricTimesliceName IN ('HttpDispatcher') ` +
         `FACET metricTimesliceName SINCE ${Date.parse('2026-03-10T11:00:00Z')} UNTIL ${Date.parse('2026-03-10T11:30:00Z')} LIMIT MAX`,
     ])
@@ -111,27 +111,32 @@ describe('planMetricData (the explain of a metric-data call)', () => {
     const select = (q: string) => q.slice(0, q.indexOf(' FROM'))
     // requests_per_minute reuses calls_per_minute's expression.
     expect(select(plan.nrql[0]!)).toBe(
-      `SELECT rate(count(${v}), 1 minute) AS 'calls_per_minute', count(${v}) AS 'call_count'`
+      `SELECT rate(count(${v}), 1 minute) AS 'a', count(${v}) AS 'b'`
     )
+    expect(plan.metrics[0]!.values).toEqual([
+      { value: 'calls_per_minute', count: false, alias: 'a' },
+      { value: 'call_count', count: true, alias: 'b' },
+      { value: 'requests_per_minute', count: false, alias: 'a' },
+    ])
     // Both Apdex names share one query; `count` and `score` reuse `s`'s count(v).
     expect(select(plan.nrql[1]!)).toBe(
-      `SELECT count(${v}) AS 's', sum(${v}) AS 'total', sum(${v}['totalExclusive']) AS 'totalExclusive'`
+      `SELECT count(${v}) AS 'a', sum(${v}) AS 'b', sum(${v}['totalExclusive']) AS 'c'`
     )
     expect(plan.nrql[1]).toContain("metricTimesliceName IN ('Apdex', 'EndUser/Apdex')")
     const apdex = plan.metrics[1]!.values
     expect(apdex).toEqual([
-      { value: 's', count: true, alias: 's' },
+      { value: 's', count: true, alias: 'a' },
       {
         value: 'count',
         count: true,
         formula: 'apdexCount',
-        inputs: { count: 's', total: 'total', totalExclusive: 'totalExclusive' },
+        inputs: { count: 'a', total: 'b', totalExclusive: 'c' },
       },
       {
         value: 'score',
         count: false,
         formula: 'apdexScore',
-        inputs: { count: 's', total: 'total', totalExclusive: 'totalExclusive' },
+        inputs: { count: 'a', total: 'b', totalExclusive: 'c' },
       },
     ])
   })
@@ -149,14 +154,12 @@ describe('planMetricData (the explain of a metric-data call)', () => {
     )
     expect(plan.nrql).toHaveLength(3)
     expect(plan.nrql[0]).toMatch(
-      /^SELECT rate\(sum\(newrelic\.timeslice\.value\), 1 second\) \* 100 AS 'percent' FROM .* IN \('CPU\/User Time'\)/
+      /^SELECT rate\(sum\(newrelic\.timeslice\.value\), 1 second\) \* 100 AS 'a' FROM .* IN \('CPU\/User Time'\)/
     )
     expect(plan.nrql[1]).toMatch(
-      /^SELECT count\(newrelic\.timeslice\.value\) AS 'error_count' FROM .* IN \('Errors\/all', 'Errors\/x'\)/
+      /^SELECT count\(newrelic\.timeslice\.value\) AS 'a' FROM .* IN \('Errors\/all', 'Errors\/x'\)/
     )
-    expect(plan.nrql[2]).toMatch(
-      /^SELECT average\(newrelic\.timeslice\.value\) \* 100 AS 'percent' FROM/
-    )
+    expect(plan.nrql[2]).toMatch(/^SELECT average\(newrelic\.timeslice\.value\) \* 100 AS 'a' FROM/)
     expect(Object.keys(plan.variables)).toEqual(['accountId', 'q0', 'q1', 'q2', 'k0'])
     expect(plan.document).toContain('q2: nrql(query: $q2, timeout: 30)')
   })
@@ -166,7 +169,7 @@ describe('planMetricData (the explain of a metric-data call)', () => {
       { now: 0, names: ['Memory/Physical'], values: ['score'], range: range(true), raw: false },
       scope
     )
-    expect(plan.nrql[0]).toMatch(/^SELECT count\(newrelic\.timeslice\.value\) AS 'count' FROM/)
+    expect(plan.nrql[0]).toMatch(/^SELECT count\(newrelic\.timeslice\.value\) AS 'a' FROM/)
     expect(plan.metrics[0]!.values).toEqual([])
   })
 

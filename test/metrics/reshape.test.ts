@@ -77,12 +77,13 @@ describe('toV2MetricData', () => {
     { now: 0, names: ['B', 'A', 'C'], values: ['call_count'], range, raw: false },
     { accountId: 1, guid: 'G' }
   )
+  const callCount = plan.metrics[0]!.values[0] as { alias: string } // call_count's column
   const bucket = (name: string, minute: number, n: number) => ({
     facet: name,
     metricTimesliceName: name,
     beginTimeSeconds: (from + minute * 60_000) / 1000,
     endTimeSeconds: (from + (minute + 1) * 60_000) / 1000,
-    call_count: n,
+    [callCount.alias]: n,
   })
 
   it('places rows by their bucket start, fills gaps with 0, and ignores rows outside the grid', () => {
