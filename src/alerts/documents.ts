@@ -1,6 +1,6 @@
 /**
  * @module alerts/documents
- * The NerdGraph documents of the alerts calls, built once (nerdgraph.md §1.9: incidents → aiIssues
+ * The NerdGraph documents of the alerts calls, built once (D-migrate: incidents → aiIssues
  * issues, violations → aiIssues incidents, channels → alerts notification channels).
  */
 import { gql } from 'graphql-request'

@@ -28,7 +28,7 @@ interface IssuesData {
   }
 }
 
-/** v2 title for an unknown incident ID [UNCONFIRMED: contract §8 item 2 proposal]. */
+/** v2 title for an unknown incident ID [UNCONFIRMED proposal, worded as v2's application 404]. */
 export const noIncidentTitle = 'No Incident found with the given ID'
 /** v2 title when NerdGraph refuses the action (swagger alerts_incidents 422 reason, typo kept). */
 export const incidentActionTitle = 'Validation exception occured'

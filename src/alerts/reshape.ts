@@ -1,7 +1,8 @@
 /**
  * @module alerts/reshape
  * NerdGraph issues and incidents → v2 incidents, violations and events (pure). Each v2 field says
- * where it comes from; times stay epoch ms as v2 wrote them (v2-rest-api contract §2.13–2.15).
+ * where it comes from; times stay epoch ms as v2 wrote them (v2 explorer alerts models; GO pkg/alerts
+ * fixtures; opsmatters/newrelic-api reads them as `Long`).
  */
 import {
   alertEntities,

@@ -27,7 +27,7 @@ export interface CursorPage<T> {
 
 /**
  * v2 page `page` of a cursor-paged NerdGraph list: one NerdGraph page per v2 page (the v2 page size of
- * alerts lists is [UNCONFIRMED], v2-rest-api contract §1.6), cursors remembered per key and list so
+ * alerts lists is [UNCONFIRMED]), cursors remembered per key and list so
  * walking pages in order costs one request each. Past the end: an empty page.
  */
 export async function cursorPage<T>(

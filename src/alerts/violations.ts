@@ -47,7 +47,7 @@ function violationWindow(c: Context<Env>): Window {
     try {
       return parseTime(raw, as)
     } catch {
-      throw new V2Error(422, `Invalid '${name}' time`) // [UNCONFIRMED] as contract §1.4 proposes
+      throw new V2Error(422, `Invalid '${name}' time`) // [UNCONFIRMED] proposal, as for metric times
     }
   }
   const start = time('start_date', 'from')

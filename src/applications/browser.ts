@@ -1,15 +1,15 @@
 /**
  * @module applications/browser
  * v2 `end_user_summary` and `end_user_apdex_threshold` from browser timeslices: NerdGraph's APM
- * entity has no browser apdex (nerdgraph.md §1.3), but `EndUser/Apdex` rows carry s/t/f and the
- * threshold (nerdgraph.md §3.3), and `EndUser` rows the page loads.
+ * entity has no browser apdex (schema `ApmApplicationEntity`), but `EndUser/Apdex` rows carry s/t/f
+ * and the threshold (D-nrql Apdex table), and `EndUser` rows the page loads.
  */
 import { quote } from '../nrql'
 import { round2, round3 } from '../numbers'
 import { summaryWindowMs } from '../../mappings/topology'
 
 export interface BrowserSummary {
-  /** v2 `end_user_summary` (contract §2.1: response time in seconds, page views per minute). */
+  /** v2 `end_user_summary` (D-summary: response time in seconds, page views per minute). */
   summary: Record<string, number> | undefined
   /** Browser apdex T in seconds, when EndUser/Apdex reported. */
   apdexT: number | undefined

@@ -1,8 +1,8 @@
 /**
  * @module applications/documents
- * GraphQL documents for applications, hosts and instances, built once at module load
- * (nerdgraph.md §1.1–1.4, §1.6). Documents with one NRQL alias per account are built on first use
- * per alias count and kept.
+ * GraphQL documents for applications, hosts and instances, built once at module load (schema:
+ * `entitySearch`, `actor.entities`, `Account.nrql`). Documents with one NRQL alias per account are
+ * built on first use per alias count and kept.
  */
 import { gql } from 'graphql-request'
 
@@ -14,7 +14,7 @@ const summaryFields = `
   apmBrowserSummary { pageLoadThroughput pageLoadTimeAverage }
   settings { apdexTarget serverSideConfig }`
 
-/** Fields of an APM application that the v2 record needs (contract §2.1 ← nerdgraph.md §1.2). */
+/** Fields of an APM application that the v2 record needs (D-migrate: `apmSummary`, `settings`). */
 const outlineFields = `
   guid name accountId reporting alertSeverity
   ... on ApmApplicationEntityOutline { applicationId language ${summaryFields} }`

@@ -1,7 +1,8 @@
 /**
  * @module applications/list
- * `GET /v2/applications`: one entity-search page per v2 page (both are 200 long: contract §1.6,
- * nerdgraph.md §1.2), cursors remembered per key and query so walking pages in order costs one
+ * `GET /v2/applications`: one entity-search page per v2 page (both are 200 long: GRAF1 PR #35 and
+ * GRAF2 PR #1 "200 apps max per page"; entity search pages by 200), cursors remembered per key and
+ * query so walking pages in order costs one
  * NerdGraph request per page.
  */
 import { gql } from 'graphql-request'
@@ -225,6 +226,6 @@ async function listPage(c: Context<Env>) {
 
 function body(records: Record<string, unknown>[], excludeLinks: boolean) {
   const out: Record<string, unknown> = { applications: records }
-  if (!excludeLinks) out['links'] = applicationLinkTemplates // contract §1.11
+  if (!excludeLinks) out['links'] = applicationLinkTemplates // `exclude_links`: v2 explorer parameter
   return out
 }

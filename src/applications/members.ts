@@ -1,7 +1,7 @@
 /**
  * @module applications/members
  * What a list page needs beyond entity search, for every application of an account: hosts and
- * instances (per-item `links`, contract §2.1) and browser figures. Two NRQL per account, cached per
+ * instances (per-item `links`, D-hostids) and browser figures. Two NRQL per account, cached per
  * key for a minute; a page that misses the cache carries the missing queries in its own document,
  * so it still costs one NerdGraph request.
  */

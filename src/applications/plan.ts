@@ -1,6 +1,6 @@
 /**
  * @module applications/plan
- * v2 list parameters → entity-search query and page (pure). Filters map as nerdgraph.md §1.2 says:
+ * v2 list parameters → entity-search query and page (pure). Filters map as D-migrate says:
  * `filter[name]` → `name LIKE`, `filter[ids]` → `domainId IN`, `filter[language]` → `language IN`.
  */
 import { V2Error } from '../errors'
@@ -14,7 +14,8 @@ export interface ApplicationFilters {
   host?: string
 }
 
-/** contract §1.3.5: comma-separated, percent-encoded or repeated keys, `filter[id]` as an alias. */
+/** Comma-separated (GO, AMB, REL), percent-encoded or repeated keys (PGN), `filter[id]` as an alias
+ * (D-hostids). */
 export function idList(p: V2Params, ...names: string[]): number[] | undefined {
   const raw = names.flatMap((n) => p.list(n)).flatMap((v) => v.split(','))
   const values = raw.map((v) => v.trim()).filter((v) => v !== '')
@@ -32,7 +33,7 @@ export function applicationFilters(p: V2Params): ApplicationFilters {
   if (name) f.name = name
   const ids = idList(p, 'filter[ids]', 'filter[id]')
   if (ids) f.ids = ids
-  // contract §2.1: AMB sends `filter[language]=java,ruby`; match any of them.
+  // AMB sends `filter[language]=java,ruby`; match any of them.
   const languages = p
     .list('filter[language]')
     .flatMap((v) => v.split(','))

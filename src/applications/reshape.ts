@@ -1,6 +1,7 @@
 /**
  * @module applications/reshape
- * NerdGraph APM entity (+ its hosts and instances) → v2 application record (contract §2.1), pure.
+ * NerdGraph APM entity (+ its hosts and instances) → v2 application record (D-summary, D-health;
+ * fixtures of GO and MRF `_testing/application_list.json`), pure.
  */
 import {
   healthStatusBySeverity,
@@ -15,7 +16,7 @@ import type { BrowserSummary } from './browser'
 import type { ApmApplication, ApmSummary } from './documents'
 
 /** Browser apdex T when no EndUser/Apdex timeslice says otherwise: New Relic's default of 7 s
- * (contract §2.1 examples show `end_user_apdex_threshold: 7`). */
+ * (D-summary and D-health examples show `end_user_apdex_threshold: 7`). */
 export const defaultEndUserApdexT = 7
 
 export function healthStatus(e: ApmApplication): HealthStatus {
@@ -30,7 +31,7 @@ function isBackground(s: ApmSummary): boolean {
 
 const emptyTopology: Topology = { hosts: new Map(), instances: new Map(), lastReported: undefined }
 
-/** The v2 record, keys in the order of contract §2.1. */
+/** The v2 record, keys in the order of D-health's example. */
 export function toV2Application(
   e: ApmApplication,
   topology: Topology = emptyTopology,
@@ -45,7 +46,7 @@ export function toV2Application(
     health_status: healthStatus(e),
     reporting,
   }
-  // Omitted when not reporting (contract §2.1, D-health). A timeslice row covers one minute and
+  // Omitted when not reporting (D-health). A timeslice row covers one minute and
   // the agent sends it at the minute's end.
   if (reporting && topology.lastReported !== undefined) {
     record['last_reported_at'] = formatTime(topology.lastReported + 60_000)
@@ -56,16 +57,18 @@ export function toV2Application(
     record['application_summary'] = {
       response_time: round3((s.responseTimeAverage ?? 0) * 1000), // NerdGraph seconds → v2 ms
       throughput: round3(s.throughput ?? 0), // both per minute
-      error_rate: round3(s.errorRate ?? 0), // both a percentage (nerdgraph.md §1.2, D-errrate)
+      // both a percentage (schema `ApmApplicationSummaryData.errorRate`, D-errrate)
+      error_rate: round3(s.errorRate ?? 0),
       apdex_target: round2(apdexTarget),
       apdex_score: round2(s.apdexScore ?? 0),
       host_count: s.hostCount ?? topology.hosts.size,
       instance_count: instances,
-      // Background applications only (v2 swagger model "concurrent_instance_count"); NerdGraph has
-      // no such field (nerdgraph.md §1.2), so the instances reporting in the summary window.
+      // Background applications only (v2 swagger model "concurrent_instance_count"); NerdGraph has no
+      // such field (schema `ApmApplicationSummaryData`), so the instances reporting in the summary
+      // window.
       ...(isBackground(s) ? { concurrent_instance_count: instances } : {}),
     }
-    // only when browser data exists (contract §2.1)
+    // only when browser data exists (PGN and HUBOT fixtures omit it otherwise)
     if (e.apmBrowserSummary && browser?.summary) record['end_user_summary'] = browser.summary
   }
   record['settings'] = {
@@ -76,7 +79,7 @@ export function toV2Application(
   }
   record['links'] = {
     application_instances: [...topology.instances.keys()].sort((a, b) => a - b),
-    servers: [], // the Servers product is retired (contract §2.1)
+    servers: [], // the Servers product is retired (GO fixture still shows `servers: []`)
     application_hosts: [...topology.hosts.values()].sort((a, b) => a - b),
   }
   return record

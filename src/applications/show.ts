@@ -1,6 +1,7 @@
 /**
  * @module applications/show
- * `GET /v2/applications/{id}`: the record of contract §2.2 from one NerdGraph request.
+ * `GET /v2/applications/{id}`: the record of the list (AMB fixture, v2 explorer
+ * `ApplicationResponse`) from one NerdGraph request.
  */
 import type { Context } from 'hono'
 import type { Env } from '../env'

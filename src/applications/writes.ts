@@ -1,6 +1,6 @@
 /**
  * @module applications/writes
- * `PUT` and `DELETE /v2/applications/{id}` (v2 contract §2.3; New Relic docs "Migrate from REST API
+ * `PUT` and `DELETE /v2/applications/{id}` (v2 explorer; New Relic docs "Migrate from REST API
  * v2 to NerdGraph"). A GraphQL operation is a query or a mutation, and NerdGraph's mutation root has
  * no `actor`, so no one document both writes and reads the application. Each call answers with the
  * record GET or a list page last showed this key (src/applications/shown.ts) and what the mutation

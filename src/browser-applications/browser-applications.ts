@@ -87,9 +87,9 @@ interface CreateData {
 }
 
 /**
- * v2's `browser_monitoring_key` has no NerdGraph field (nerdgraph.md §1.7); it is the browser
- * license key, which the agent configuration carries: `jsConfig.licenseKey`, else the
- * `licenseKey:"…"` of the loader script [INFERRED, v2 contract §7 proposal].
+ * v2's `browser_monitoring_key` has no NerdGraph field (schema `BrowserApplicationEntity`); it is the
+ * browser license key, which the agent configuration carries: `jsConfig.licenseKey`, else the
+ * `licenseKey:"…"` of the loader script [INFERRED proposal].
  */
 export function browserMonitoringKey(jsConfig: unknown, loader: string | null | undefined): string {
   const fromConfig = (jsConfig as { licenseKey?: unknown } | null)?.licenseKey

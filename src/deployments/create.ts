@@ -1,7 +1,8 @@
 /**
  * @module deployments/create
  * `POST /v2/applications/{id}/deployments`: one `changeTrackingCreateDeployment` once the account is
- * known, answered 201 (contract §2.8; NR's python agent and Jenkins plugin require exactly 201).
+ * known, answered 201 (GO deployments test; newrelic-python-agent `newrelic/admin/record_deploy.py`
+ * and jenkinsci/newrelic-deployment-notifier-plugin require exactly 201).
  */
 import type { Context } from 'hono'
 import type { Env } from '../env'

@@ -1,8 +1,9 @@
 /**
  * @module deployments/documents
- * Change-tracking documents (nerdgraph.md §1.5), built once. Deployments are read with
- * `deploymentSearch` rather than NRQL on `Deployment, ChangeTrackingEvent`: it is typed, ordered by
- * timestamp DESC as v2 lists them, and carries the `deploymentId` that v2 IDs are minted from.
+ * Change-tracking documents (schema `changeTrackingCreateDeployment`, `deploymentSearch`), built
+ * once. Deployments are read with `deploymentSearch` rather than NRQL on `Deployment,
+ * ChangeTrackingEvent`: it is typed, ordered by timestamp DESC as v2 lists them, and carries the
+ * `deploymentId` that v2 IDs are minted from.
  */
 import { gql } from 'graphql-request'
 

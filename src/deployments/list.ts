@@ -1,7 +1,8 @@
 /**
  * @module deployments/list
  * `GET /v2/applications/{id}/deployments`: one NerdGraph request (the entity's `deploymentSearch`),
- * newest first, 200 per page with `Link` headers as for applications (contract §1.6, §2.8).
+ * newest first (D-deploy example), 200 per page [UNCONFIRMED proposal] with `Link` headers as for
+ * applications.
  */
 import type { Context } from 'hono'
 import type { Env } from '../env'

@@ -15,7 +15,7 @@ import { parseTime } from '../time-range'
 export const deploymentHistoryMs = 366 * 24 * 3_600_000
 /** `ChangeTrackingSearchFilter.limit` maximum (schema): the newest 2,000 deployments are listed. */
 export const deploymentSearchLimit = 2000
-/** v2 page size for deployments [UNCONFIRMED: contract §1.6 proposes 200]. */
+/** v2 page size for deployments [UNCONFIRMED; proposal 200, as other lists]. */
 export const deploymentPageSize = 200
 
 const dayMs = 24 * 3_600_000
@@ -23,7 +23,7 @@ const dayMs = 24 * 3_600_000
 export const deploymentTitles = {
   missing: 'missing parameter: deployment', // DPHP PR #175, recorded body; 400 as DOC7091
   revision: 'Revision parameter required', // swagger 1.1 errorResponses, 400
-  invalid: 'Validation failed', // [INFERRED] contract §1.7 messages form
+  invalid: 'Validation failed', // [INFERRED] `{title, messages}` form (GO errors.go, opsmatters)
 } as const
 
 export interface V2Deployment {
@@ -34,7 +34,7 @@ export interface V2Deployment {
   timestamp: number | undefined
 }
 
-/** v2 field limits in characters (contract §2.8, D-deploy). */
+/** v2 field limits in characters (D-deploy). */
 const limits = { revision: 127, changelog: 65535, description: 65535, user: 31 } as const
 const labels = {
   revision: 'Revision',

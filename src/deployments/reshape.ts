@@ -1,6 +1,6 @@
 /**
  * @module deployments/reshape
- * NerdGraph change-tracking deployments → v2 deployment records (contract §2.8, D-deploy), pure.
+ * NerdGraph change-tracking deployments → v2 deployment records (D-deploy), pure.
  * v2 IDs are integers; NerdGraph's `deploymentId` is a UUID: IDs are minted from it (src/ids.ts).
  */
 import { mintInOrder } from '../ids'
@@ -21,7 +21,7 @@ export function deploymentIds(appId: number, deployments: readonly NgDeployment[
     ids.get(keyOf(d)) ?? mintInOrder('deployment', appId, [keyOf(d)]).get(keyOf(d))!
 }
 
-/** One v2 record; absent text fields are `null`, never missing (contract §2.8). */
+/** One v2 record; absent text fields are `null`, never missing (D-deploy example, PGN fixture). */
 export function toV2Deployment(d: NgDeployment, id: number, appId: number) {
   return {
     id,

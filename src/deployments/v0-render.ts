@@ -1,10 +1,10 @@
 /**
  * @module deployments/v0-render
- * Answers of the legacy deployments API v0 (pure). Success is Rails' typed, dasherized `to_xml` of the
- * deployment record, keys in alphabetical order (the recorded fixture of the pyrelic client, v2
- * contract "legacy deployments v0"); the `avg-*` figures v0 computed after a deployment do not exist in
- * NerdGraph and are nil [INFERRED]. Errors are Rails' `<errors><error>…</error></errors>`, which the
- * Ruby agent reads as `errors/error`.
+ * Answers of the legacy deployments API v0 (pure). Success is Rails' typed, dasherized `to_xml` of
+ * the deployment record, keys in alphabetical order (the recorded fixture of the pyrelic client;
+ * newrelic/newrelic_api `README-old.rdoc` "Deployment Notifications"); the `avg-*` figures v0
+ * computed after a deployment do not exist in NerdGraph and are nil [INFERRED]. Errors are Rails'
+ * `<errors><error>…</error></errors>`, which the Ruby agent reads as `errors/error`.
  */
 import type { V2Error } from '../errors'
 import { renderers } from '../render'
@@ -65,7 +65,8 @@ export function v0Xml(r: V0Record): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<deployment>\n${lines.join('\n')}\n</deployment>\n`
 }
 
-/** `.json`: the same record, underscored (v2 contract proposal for the unverified `.json` variant). */
+/** `.json`: the same record, underscored ([UNCONFIRMED] proposal for the unverified `.json`
+ * variant). */
 export function v0Json(r: V0Record): string {
   const entries = fields(r).map(([name, [, value]]) => [name.replace(/-/g, '_'), value])
   return JSON.stringify({ deployment: Object.fromEntries(entries) })

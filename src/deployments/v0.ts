@@ -26,8 +26,8 @@ export const v0Titles = {
   unknown: (app: V0Application) => `Application ${'id' in app ? app.id : app.name} does not exist.`, // Ruby agent CHANGELOG, DANB
 } as const
 
-/** Precedence when several are sent (v2 contract proposal): a numeric id, then a name field, then
- * a non-numeric `application_id` read as a name. */
+/** Precedence when several are sent ([UNCONFIRMED] proposal; Magento and touchdown send both): a
+ * numeric id, then a name field, then a non-numeric `application_id` read as a name. */
 export function v0Application(get: (name: string) => string | undefined): V0Application {
   const id = [get('application_id'), get('app_id')].map((v) => v?.trim()).find((v) => v)
   if (id && /^\d{1,15}$/.test(id) && Number(id) > 0) return { id: Number(id) }

@@ -1,8 +1,8 @@
 /**
  * @module hosts/list
- * Filters and pages of host and instance lists (contract §2.6, §2.7): `filter[hostname]`
- * (case-insensitive substring, as `filter[name]`), `filter[ids]`, 200 per page [contract §1.6:
- * "about 200"], Link headers as for applications.
+ * Filters and pages of host and instance lists (v2 explorer parameters; GO sends them):
+ * `filter[hostname]` (case-insensitive substring, as `filter[name]`), `filter[ids]`, 200 per page
+ * [OBSERVED "about 200" for lists: GRAF1, GRAF2], Link headers as for applications.
  */
 import type { Context } from 'hono'
 import type { Env } from '../env'

@@ -1,6 +1,7 @@
 /**
  * @module hosts/reshape
- * v2 `application_host` and `application_instance` records (contract §2.6, §2.7), pure.
+ * v2 `application_host` and `application_instance` records (AMB and GO fixtures, v2 explorer
+ * `ApplicationHostResponseType`), pure.
  */
 import { healthStatus } from '../applications/reshape'
 import { instanceKey } from '../ids'
@@ -43,15 +44,16 @@ export function toV2Host(view: HostsView, host: string, id: number): Record<stri
   return record
 }
 
-/** Only for applications with browser monitoring, and beside an application summary (contract
- * §2.6: "end_user_summary appears only with browser data"). */
+/** Only for applications with browser monitoring, and beside an application summary (as for
+ * applications: fixtures omit `end_user_summary` without browser data). */
 function addEndUserSummary(record: Record<string, unknown>, view: HostsView, sums?: Sums) {
   if (sums && view.app.apmBrowserSummary != null) {
     record['end_user_summary'] = v2EndUserSummary(sums, windowMinutes)
   }
 }
 
-/** `port` from a `host:port` instance name (contract §2.7: an int, 0 when unknown). */
+/** `port` from a `host:port` instance name (an int, 0 when unknown: v2 explorer model, AMB
+ * fixture). */
 export function portOf(instanceName: string): number {
   const m = /:(\d{1,5})$/.exec(instanceName)
   return m && Number(m[1]) <= 65535 ? Number(m[1]) : 0

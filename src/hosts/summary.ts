@@ -1,8 +1,8 @@
 /**
  * @module hosts/summary
- * Per-instance figures for v2 host and instance summaries (contract §2.6, §2.7) from one NRQL
- * faceted by host and instance, over the summary window. Sums are fetched, not averages, so host
- * figures can be folded from their instances exactly.
+ * Per-instance figures for v2 host and instance summaries (v2 explorer `AppSummaryDataResponse`) from
+ * one NRQL faceted by host and instance, over the summary window. Sums are fetched, not averages, so
+ * host figures can be folded from their instances exactly.
  */
 import { quote } from '../nrql'
 import { round2, round3 } from '../numbers'
@@ -12,7 +12,7 @@ import { round2, round3 } from '../numbers'
 const transactionNames = ['HttpDispatcher', 'OtherTransaction/all']
 
 /** Page views (`EndUser`) and browser Apdex s/t/f (`EndUser/Apdex`) of each instance feed the v2
- * `end_user_summary` of hosts and instances (contract §2.6; nerdgraph.md §3.3 packing). */
+ * `end_user_summary` of hosts and instances (packing as in the D-nrql Apdex and EndUser tables). */
 export function instanceSummaryNrql(guid: string, window: [number, number]): string {
   const tx = `WHERE metricTimesliceName IN (${transactionNames.map((n) => quote(n)).join(', ')})`
   const apdex = `WHERE metricTimesliceName = 'Apdex'`
@@ -81,8 +81,9 @@ export function v2Summary(sums: Sums, windowMinutes: number, instanceCount: numb
   }
 }
 
-/** v2 host/instance `end_user_summary` (contract §2.6: no apdex_target): page load in seconds,
- * page views per minute, browser Apdex, as the application's (src/applications/browser.ts). */
+/** v2 host/instance `end_user_summary` (no apdex_target: v2 explorer `AppSummaryDataResponse`,
+ * AMB): page load in seconds, page views per minute, browser Apdex, as the application's
+ * (src/applications/browser.ts). */
 export function v2EndUserSummary(sums: Sums, windowMinutes: number) {
   const answered = sums.es + sums.et + sums.ef
   return {

@@ -1,7 +1,8 @@
 /**
  * @module key-transactions/documents
- * GraphQL of key transactions (nerdgraph.md §1.7): the search page, the fields only the entity has
- * (`KeyTransactionEntity`: metric name, apdex targets, application), and the summary NRQL.
+ * GraphQL of key transactions (D-migrate: entity search `type = 'KEY_TRANSACTION'`): the search page,
+ * the fields only the entity has (`KeyTransactionEntity`: metric name, apdex targets, application),
+ * and the summary NRQL.
  */
 import { gql } from 'graphql-request'
 import type { DetailsPart } from '../entity-details'

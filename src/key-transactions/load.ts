@@ -1,6 +1,6 @@
 /**
  * @module key-transactions/load
- * `GET /v2/key_transactions` and `/v2/key_transactions/{id}` (contract §2.9). A list page is one
+ * `GET /v2/key_transactions` and `/v2/key_transactions/{id}` (D-summary). A list page is one
  * entity search; the fields the outline lacks (cached an hour) and the 10-minute summaries (cached
  * a minute) come in one more request only for the entities missing from the caches.
  */
@@ -36,7 +36,7 @@ import { keyTransactionLinkTemplates, summaryRows, toV2KeyTransaction } from './
 export const keyTransactionKind: EntityKind = {
   domain: 'EXT',
   type: 'KEY_TRANSACTION',
-  notFound: 'No key transaction found with the given ID', // v2 contract §8 item 2 [UNCONFIRMED proposal]
+  notFound: 'No key transaction found with the given ID', // [UNCONFIRMED proposal]
 }
 
 const kind = 'KEY_TRANSACTION'

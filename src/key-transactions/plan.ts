@@ -20,7 +20,7 @@ export function keyTransactionFilters(p: V2Params): KeyTransactionFilters {
   return f
 }
 
-/** Key transactions are domain EXT, type KEY_TRANSACTION (nerdgraph.md §1.7, entity-definitions
+/** Key transactions are domain EXT, type KEY_TRANSACTION (newrelic/entity-definitions
  * `ext-key_transaction`). `filter[name]` is v2's "simple string match, no REGEXP" (D-summary):
  * `LIKE` finds candidates, `nameMatches` keeps the plain substrings. */
 export function keyTransactionSearchQuery(f: KeyTransactionFilters, accountId?: number): string {
@@ -36,7 +36,7 @@ export function nameMatches(name: string, filter: string | undefined): boolean {
   return !filter || name.toLowerCase().includes(filter.toLowerCase())
 }
 
-/** v2 key-transaction summaries cover the last 10 minutes (contract §2.9, D-summary). */
+/** v2 key-transaction summaries cover the last 10 minutes (D-summary). */
 export const summaryWindowMs = 10 * 60_000
 
 export function summaryWindow(now: number): [number, number] {
@@ -51,7 +51,7 @@ const otherNames = `('Apdex', 'Errors/all', 'EndUser', 'EndUser/Apdex')`
 
 /**
  * The timeslices of the key transactions `guids` (the migration guide reads them `WHERE entity.guid
- * = '<KT GUID>'`, nerdgraph.md §1.7): the transaction's own rows give calls and time, `Apdex` s/t/f
+ * = '<KT GUID>'`, D-migrate): the transaction's own rows give calls and time, `Apdex` s/t/f
  * against the key transaction's target, `Errors/all` its errors, `EndUser[/Apdex]` the browser side.
  */
 export function summaryNrql(guids: readonly string[], window: [number, number]): string {

@@ -1,6 +1,6 @@
 /**
  * @module key-transactions/reshape
- * Key-transaction entity + details + summary row → v2 record (contract §2.9), pure.
+ * Key-transaction entity + details + summary row → v2 record (D-summary; GO fixtures), pure.
  */
 import {
   healthStatusBySeverity,
@@ -13,7 +13,7 @@ import { formatTime } from '../time-range'
 import type { KeyTransactionDetails, KeyTransactionOutline } from './documents'
 import { summaryWindowMs } from './plan'
 
-/** contract §2.9, §1.11: the show and list `links` template. */
+/** D-summary: the show and list `links` template. */
 export const keyTransactionLinkTemplates = {
   'key_transaction.application': '/v2/applications/{application_id}',
 } as const
@@ -33,8 +33,8 @@ function applicationId(d: KeyTransactionDetails | undefined): number | null {
   return Number.isSafeInteger(id) ? id : null
 }
 
-/** Keys in the order of contract §2.9 (GO fixtures). Summaries only while reporting, and
- * `end_user_summary` only with browser data (contract §2.9), as applications do (§2.1). */
+/** Keys in the order of the GO fixtures. Summaries only while reporting, and
+ * `end_user_summary` only with browser data, as applications do (src/applications/reshape.ts). */
 export function toV2KeyTransaction(
   id: number,
   o: KeyTransactionOutline,

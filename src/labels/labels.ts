@@ -1,7 +1,7 @@
 /**
  * @module labels/labels
  * `GET /v2/labels`, `PUT /v2/labels` and `DELETE /v2/labels/{key}` over entity tags of APM
- * applications (v2 contract: New Relic docs "Create labels for apps (API v2)"; create answers 201,
+ * applications (New Relic docs "Create labels for apps (API v2)"; create answers 201,
  * or 304 when every application already carries the label; delete answers the label removed, 404
  * when no application carries it). Labels aggregate every application, so a list reads every
  * search page of the key's applications, cached a minute; writes always read them fresh.
@@ -27,7 +27,7 @@ import {
 } from './documents'
 import { isSystemKey, labelsOf, toV2Label, type Label } from './reshape'
 
-export const noLabel = 'No Label found with the given ID' // v2 contract §8 item 2 [UNCONFIRMED proposal]
+export const noLabel = 'No Label found with the given ID' // [UNCONFIRMED proposal]
 
 /** The search pages a label list reads at most (200 applications each). */
 const maxPages = 100

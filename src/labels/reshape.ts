@@ -1,6 +1,6 @@
 /**
  * @module labels/reshape
- * Tagged applications → v2 labels (v2 contract: New Relic docs "Create labels for apps (API v2)",
+ * Tagged applications → v2 labels (New Relic docs "Create labels for apps (API v2)",
  * newrelic-client-go labels_test.go for the full shape), pure.
  */
 import { labelHealthBucket, notReportingBucket, systemTagKeys } from '../../mappings/labels'

@@ -1,7 +1,8 @@
 /**
  * @module mobile-applications/mobile-applications
- * `GET /v2/mobile_applications[/{id}]` and `POST /v2/mobile_applications` (v2 contract §2.12:
- * the JSON keys are `applications` / `application`, as JMOB reads them; New Relic docs "Migrate from
+ * `GET /v2/mobile_applications[/{id}]` and `POST /v2/mobile_applications` (the JSON keys are
+ * `applications` / `application`: v2 explorer `MobileApplicationResponse`, a Java client reads
+ * them; New Relic docs "Migrate from
  * REST API v2 to NerdGraph": entity search in domain MOBILE with `mobileSummary`, creation with
  * `agentApplicationCreateMobile`). A page, or a show, is one entity search.
  */
@@ -27,7 +28,7 @@ import { lastPage, learnPage, searchCursor, v2Id } from '../search-pages'
 export const mobileKind: EntityKind = {
   domain: 'MOBILE',
   type: 'APPLICATION',
-  notFound: 'No Mobile Application found with the given ID', // v2 contract §8 item 2 [UNCONFIRMED proposal]
+  notFound: 'No Mobile Application found with the given ID', // [UNCONFIRMED proposal]
 }
 
 export const listMobileApplicationsDocument = gql`
@@ -108,11 +109,12 @@ interface CreateData {
 const n = (v: number | null | undefined) => v ?? 0
 
 /**
- * Pure: outline → v2 record (contract §2.12 keys). The figures are NerdGraph's, unrounded as v2's
- * rates were: `launch_count` and `active_users` its launches and sessions (NerdGraph counts no
- * distinct users), `throughput` requests a minute, `response_time` seconds, `failed_call_rate` its
- * network failure rate and `remote_error_rate` its HTTP error rate, both percentages. v2's
- * `interaction_time` and `unresolved_crash_count` have no NerdGraph field and are left out.
+ * Pure: outline → v2 record (keys of the v2 explorer mobile models). The figures are NerdGraph's,
+ * unrounded as v2's rates were: `launch_count` and `active_users` its launches and sessions
+ * (NerdGraph counts no distinct users), `throughput` requests a minute, `response_time` seconds,
+ * `failed_call_rate` its network failure rate and `remote_error_rate` its HTTP error rate, both
+ * percentages. v2's `interaction_time` and `unresolved_crash_count` have no NerdGraph field and are
+ * left out.
  */
 export function toV2MobileApplication(e: MobileOutline): Record<string, unknown> {
   const reporting = e.reporting === true
@@ -196,8 +198,9 @@ export async function showMobileApplication(c: Context<Env>) {
   return { application: toV2MobileApplication(e) }
 }
 
-/** v2 contract §7 proposal: `{"mobile_application": {"name"}}`, also `{"application": {"name"}}`;
- * the answer `{"application": {id, name, application_token}}` [UNCONFIRMED]. */
+/** [UNCONFIRMED] proposal (D-migrate names the call, no client shows it): the body
+ * `{"mobile_application": {"name"}}`, also `{"application": {"name"}}`; the answer
+ * `{"application": {id, name, application_token}}`. */
 export async function createMobileApplication(c: Context<Env>) {
   const name = createName(c.get('params'), ['mobile_application', 'application'])
   const accountId = await writeAccount(c)

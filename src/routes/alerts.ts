@@ -1,6 +1,6 @@
 /**
  * @module routes/alerts
- * The alerts endpoints New Relic retires, translated to NerdGraph (v2-rest-api contract §2.13–2.16):
+ * The alerts endpoints New Relic retires, translated to NerdGraph (D-migrate; src/alerts):
  * events, incidents (with acknowledge and close), violations, channels and policy channels.
  */
 import { Hono } from '../hono'

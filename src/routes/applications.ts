@@ -1,7 +1,8 @@
 /**
  * @module routes/applications
- * Applications, their hosts and instances (contract §2.1, §2.2, §2.6, §2.7). POST on list paths is a
- * read (contract §1.3.3). PUT and DELETE write through NerdGraph (contract §2.3).
+ * Applications, their hosts and instances (src/applications, src/hosts). POST on list paths is a
+ * read (ansible `newrelic_deployment`, hubot-newrelic2). PUT and DELETE write through NerdGraph
+ * (src/applications/writes.ts).
  */
 import { Hono } from '../hono'
 import type { Env } from '../env'

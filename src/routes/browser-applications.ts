@@ -17,7 +17,8 @@ browserApplications.get('/browser_applications', async (c) => {
   return respond(c, body, link ? { Link: link } : {})
 })
 
-/** A create carries `browser_application`; without it a POST reads the list (contract §1.3.3). */
+/** A create carries `browser_application` (D-browser); without it a POST reads the list
+ * (src/params.ts). */
 browserApplications.post('/browser_applications', async (c) => {
   const creates = c
     .get('params')

@@ -1,7 +1,7 @@
 /**
  * @module routes/deployments
- * Application deployments (contract §2.8): list, record, and delete (which NerdGraph cannot do);
- * and the legacy deployments API v0.
+ * Application deployments (D-deploy): list, record, and delete (which NerdGraph cannot do:
+ * D-migrate); and the legacy deployments API v0.
  */
 import { Hono } from '../hono'
 import type { Env } from '../env'

@@ -1,6 +1,6 @@
 /**
  * @module routes/hosts
- * Application hosts and instances (contract §2.6, §2.7); POST on list paths is a read (§1.3.3).
+ * Application hosts and instances (src/hosts); POST on list paths is a read (src/params.ts).
  */
 import { Hono } from '../hono'
 import type { Env } from '../env'

@@ -1,6 +1,6 @@
 /**
  * @module routes/key-transactions
- * Key transactions (contract §2.9); POST on the list path is a read (contract §1.3.3).
+ * Key transactions (D-summary); POST on the list path is a read (src/params.ts).
  */
 import { Hono } from '../hono'
 import type { Env } from '../env'

@@ -1,7 +1,7 @@
 /**
  * @module routes/metrics
- * Metric names and metric data (contract §2.4, §2.5) under `/applications/{id}`, `…/hosts/{host_id}`
- * and `…/instances/{instance_id}`; GET, and POST as a read (contract §1.3, CHROME).
+ * Metric names and metric data (D-names, D-extract) under `/applications/{id}`, `…/hosts/{host_id}`
+ * and `…/instances/{instance_id}`; GET, and POST as a read (a browser extension POSTs form bodies).
  */
 import type { Context } from 'hono'
 import { Hono } from '../hono'

@@ -1,7 +1,7 @@
 /**
  * @module routes/mobile-applications
- * Mobile applications (contract §2.12): list, show, create, and metric names and data with the
- * parameters, rounding and time rules of application metrics (src/metrics). New Relic's own
+ * Mobile applications (src/mobile-applications): list, show, create, and metric names and data with
+ * the parameters, rounding and time rules of application metrics (src/metrics). New Relic's own
  * example (docs "Mobile crash count and crash rate example") sends the data endpoint a singular
  * `name=`: read as `names[]` there.
  */

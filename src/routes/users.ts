@@ -1,7 +1,7 @@
 /**
  * @module routes/users
- * Users (v2 contract: New Relic docs "List users on your account"); POST on the list path is a read
- * (hubot-newrelic2 posts `filter[email]`).
+ * Users (New Relic docs, rest-api-v2 `account-examples-v2/listing-users-your-account`); POST on the
+ * list path is a read (hubot-newrelic2 posts `filter[email]`).
  */
 import { Hono } from '../hono'
 import type { Env } from '../env'

@@ -2,7 +2,7 @@
  * @module servers/servers
  * The Servers product was retired on 15 May 2018 (paultyng/go-newrelic issue #1; v2 applications
  * still carry `links.servers: []`). Pollers that still walk `servers.json` keep running: the list is
- * empty and every server ID is unknown [v2 contract proposal; New Relic's live answer is
+ * empty and every server ID is unknown [INFERRED proposal; New Relic's live answer is
  * UNCONFIRMED]. The key is still checked upstream, so a bad key gets 401 as on every v2 path.
  */
 import { gql } from 'graphql-request'

@@ -27,7 +27,8 @@ const MEMORY_MB: Record<Language, readonly [number, number]> = {
   go: [200, 350],
 }
 
-/** Entity GUID: base64(`accountId|APM|APPLICATION|appId`), standard alphabet, no padding [nerdgraph.md §2]. */
+/** Entity GUID: base64(`accountId|APM|APPLICATION|appId`), standard alphabet, no padding
+ * (src/identity.ts). */
 export function apmGuid(accountId: number, appId: number): string {
   return btoa(`${accountId}|APM|APPLICATION|${appId}`).replace(/=+$/, '')
 }

@@ -12,7 +12,7 @@ interface Condition {
 }
 export type SearchPredicate = (entity: SimEntity) => boolean
 
-/** Attributes usable in a query [doc: migrate-to-nerdgraph.mdx; change-tracking/config/nerdgraph.mdx]. */
+/** Attributes usable in a query (D-migrate; CT-graphql in docs/sources.md). */
 const FIELDS: Record<string, (e: SimEntity) => string | string[]> = {
   id: (e) => e.guid,
   domain: (e) => e.domain,
@@ -92,7 +92,7 @@ function parse(query: string): Condition[] {
   return out
 }
 
-/** LIKE treats `.,;:*-_` as whitespace [doc: migrate-to-nerdgraph.mdx]; matching is case-insensitive. */
+/** LIKE treats `.,;:*-_` as whitespace (D-migrate); matching is case-insensitive. */
 export function normalizeLike(text: string): string {
   return text
     .toLowerCase()

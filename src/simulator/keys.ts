@@ -2,7 +2,8 @@
 import { PRODUCTION, STAGING } from './catalog'
 import { hashString } from './prng'
 
-/** User keys the simulator accepts (NerdGraph wants a user key, `NRAK-…` [nerdgraph.md §1.0]). */
+/** User keys the simulator accepts (NerdGraph wants a user key, `NRAK-…`: New Relic docs "New
+ * Relic API keys"). */
 export const DEMO_KEYS = {
   all: 'NRAK-DEMO0000000000000000000000',
   one: 'NRAK-DEMO1111111111111111111111',

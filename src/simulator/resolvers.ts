@@ -13,7 +13,7 @@ import type { StatsRecorder } from './stats'
 import { NrqlError } from './types'
 import { resourceActorFields, resourceMutations } from './resources/resolvers'
 
-/** `actor.entities` takes at most 25 GUIDs [schema; nerdgraph.md §4]. */
+/** `actor.entities` takes at most 25 GUIDs [schema]. */
 export const MAX_ENTITY_GUIDS = 25
 
 export interface GraphContext {

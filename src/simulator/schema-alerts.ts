@@ -1,6 +1,6 @@
 /** @module simulator/schema-alerts — the alerts part of the simulated NerdGraph schema (aiIssues, alerts, their mutations). */
 
-/** Every name and type exists in contract/nerdgraph-schema.graphql (test/simulator/schema-subset.test.ts).
+/** Every name and type exists in schema/nerdgraph.graphql (test/simulator/schema-subset.test.ts).
  * `TimeWindowInput` is declared in schema-deployments.ts, `SecureValue` in schema-resources.ts. */
 export const ALERTS_SDL = /* GraphQL */ `
   extend type Account {

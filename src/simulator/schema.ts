@@ -6,7 +6,7 @@ import { ALERTS_MUTATIONS_SDL, ALERTS_SDL } from './schema-alerts'
 
 /**
  * Every type, field, argument and enum value here exists with the same type in
- * contract/nerdgraph-schema.graphql (checked by test/simulator/schema-subset.test.ts).
+ * schema/nerdgraph.graphql (checked by test/simulator/schema-subset.test.ts).
  * Interfaces list only the implemented interfaces that are part of the subset.
  */
 export const SCHEMA_SDL = /* GraphQL */ `

@@ -1,6 +1,6 @@
 /**
  * @module simulator/types
- * Shared contract between the simulator's dataset (metric store) and its NRQL evaluator.
+ * The interface shared by the simulator's dataset (metric store) and its NRQL evaluator.
  * Nothing here is imported by the proxy (src/ outside src/simulator/).
  */
 

@@ -11,7 +11,7 @@ export interface Family {
   listByQuery: boolean
 }
 
-/** v2-more-endpoints contract §2; swagger paths of each family. */
+/** GO pkg/alerts fixtures and v2 explorer models; swagger paths of each family. */
 export const conditionFamilies: readonly Family[] = [
   { path: 'alerts_conditions', list: 'conditions', single: 'condition', listByQuery: true },
   {

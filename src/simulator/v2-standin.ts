@@ -2,9 +2,9 @@
  * @module simulator/v2-standin — a small stand-in for the REST API v2 endpoints New Relic keeps
  * (policies and the condition families), served by the simulator under `/v2` so forwarding can be
  * tested and shown offline. Policies are the simulator's alerts policies (NerdGraph sees what v2
- * creates); conditions are v2-shaped rows per family (v2-conditions.ts). Shapes: v2-more-endpoints
- * contract §2; titles: the swagger's error reasons; `missing parameter: policy_id` with 400 and
- * `Cache-Control: no-cache` as docs-website issue #7091 recorded it.
+ * creates); conditions are v2-shaped rows per family (v2-conditions.ts). Shapes: GO pkg/alerts
+ * fixtures and the v2 explorer models; titles: the swagger's error reasons; `missing parameter:
+ * policy_id` with 400 and `Cache-Control: no-cache` as docs-website issue #7091 recorded it.
  */
 import { Hono, type Context } from 'hono'
 import { renderJson } from '../render/json'

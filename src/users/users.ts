@@ -1,10 +1,10 @@
 /**
  * @module users/users
- * `GET /v2/users` and `/v2/users/{id}` (v2 contract: New Relic docs "List users on your account")
- * from NerdGraph user management: every authentication domain's users, filtered upstream by
- * `email: {contains}` and `id: {in}`. Tools probe `users.json` to validate a key, so a key that
- * NerdGraph accepts gets 200 even when it may not read users (an empty list, as v2 gave accounts
- * on the newer user model); a key it rejects gets 401.
+ * `GET /v2/users` and `/v2/users/{id}` (New Relic docs, rest-api-v2
+ * `account-examples-v2/listing-users-your-account`) from NerdGraph user management: every
+ * authentication domain's users, filtered upstream by `email: {contains}` and `id: {in}`. Tools probe
+ * `users.json` to validate a key, so a key that NerdGraph accepts gets 200 even when it may not read
+ * users (an empty list, as v2 gave accounts on the newer user model); a key it rejects gets 401.
  */
 import { gql } from 'graphql-request'
 import type { Context } from 'hono'
@@ -137,7 +137,7 @@ export async function listUsers(c: Context<Env>) {
   return { body: { users: slice.map(toV2User) }, link }
 }
 
-export const noUser = 'No User found with the given ID' // v2 contract §8 item 2 [UNCONFIRMED proposal]
+export const noUser = 'No User found with the given ID' // [UNCONFIRMED proposal]
 
 export async function showUser(c: Context<Env>) {
   const raw = c.req.param('id') ?? ''

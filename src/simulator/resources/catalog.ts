@@ -6,7 +6,7 @@
 import type { AlertSeverity, Application } from '../model'
 import { hashString, nth } from '../prng'
 
-/** `acct|DOMAIN|TYPE|id`, standard base64 without padding (nerdgraph.md §2). */
+/** `acct|DOMAIN|TYPE|id`, standard base64 without padding (src/identity.ts). */
 export function entityGuid(accountId: number, domain: string, type: string, id: number): string {
   return btoa(`${accountId}|${domain}|${type}|${id}`).replace(/=+$/, '')
 }

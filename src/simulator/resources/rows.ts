@@ -3,7 +3,7 @@
  * `FROM Metric` rows of key transactions and mobile applications, computed like the APM rows
  * (timeslices.ts), never stored. A key transaction reports, under its own entity GUID, the
  * timeslices of its parent's transaction plus `Apdex` against its own target, `Errors/all`, and
- * for browser-monitored parents `EndUser` and `EndUser/Apdex` (nerdgraph.md §1.7: the migration
+ * for browser-monitored parents `EndUser` and `EndUser/Apdex` (D-migrate: the migration
  * guide reads key-transaction timeslices `WHERE entity.guid = '<KT GUID>'`). Mobile applications
  * report `Session/Start`, `Session/Duration`, `Mobile/Crash/All` and `External/all` once a minute.
  */
