@@ -39,6 +39,8 @@ export const partialErrorPolicies = {
   ListMobileApplications: 'fail', // a partial page would hide mobile applications
   LabelSearch: 'fail', // a partial page would drop labels
   LabelEntities: 'fail', // a missing application must not look untagged
+  AddLabel: 'tolerate', // a refused alias leaves the others applied: the route changes them back
+  DeleteLabel: 'tolerate', // as AddLabel
   KeyCheck: 'fail', // only asks whether NerdGraph accepts the key
   ShowKeyTransaction: 'fail', // a failed summary would show a reporting KT without figures
   AlertIssues: 'fail', // a failed policies search would give wrong incident preferences

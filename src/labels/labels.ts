@@ -87,20 +87,61 @@ function labelParams(p: V2Params) {
   return { category, name, ids }
 }
 
-/** Runs one tagging mutation on every GUID; any refusal fails the call with NerdGraph's types. */
-async function tag(c: Context<Env>, mutation: 'add' | 'delete', guids: string[], tags: unknown) {
-  if (guids.length === 0) return
+type Tagging = 'add' | 'delete'
+const undoOf = { add: 'delete', delete: 'add' } as const
+const tagsFor = (m: Tagging, key: string, value: string) =>
+  m === 'add' ? [{ key, values: [value] }] : [{ key, value }]
+
+export const taggingTitles = {
+  undone: 'NerdGraph refused to change the tags of some applications; no application was changed',
+  stuck:
+    'NerdGraph refused to change the tags of some applications, and changing the others back failed',
+} as const
+
+/** One tagging mutation on each GUID: the indexes it refused (payload errors or a null alias). */
+async function tagEach(c: Context<Env>, mutation: Tagging, guids: string[], tags: unknown) {
   const variables = Object.fromEntries(guids.map((g, i) => [`g${i}`, g]))
-  const { data } = await c
+  const { data, errors } = await c
     .get('nerdgraph')
     .query<TaggingData>(taggingDocument(mutation, guids.length), { ...variables, tags })
-  const errors = Object.values(data).flatMap((r) => r?.errors ?? [])
   c.get('caches').taggedApplications.clear()
-  if (errors.length) {
-    throw new V2Error(502, 'NerdGraph refused to change the tags', {
-      messages: errors.map((e) => e.type),
-    })
+  const refused = guids.flatMap((_, i) => {
+    const result = data?.[`t${i}`]
+    return !result || (result.errors?.length ?? 0) > 0 ? [i] : []
+  })
+  const messages = [
+    ...Object.values(data ?? {}).flatMap((r) => (r?.errors ?? []).map((e) => e.type)),
+    ...errors.map((e) => e.message),
+  ]
+  return { refused, messages }
+}
+
+/**
+ * Adds or deletes `key:value` on every GUID, all or nothing: when NerdGraph refuses some, the
+ * others are changed back with the opposite mutation (once; a write is never retried blindly),
+ * and the answer, 502, says whether that worked.
+ */
+async function tag(
+  c: Context<Env>,
+  mutation: Tagging,
+  guids: string[],
+  key: string,
+  value: string
+) {
+  if (guids.length === 0) return
+  const { refused, messages } = await tagEach(c, mutation, guids, tagsFor(mutation, key, value))
+  if (refused.length === 0) return
+  const applied = guids.filter((_, i) => !refused.includes(i))
+  let undone = applied.length === 0
+  if (!undone) {
+    const undo = undoOf[mutation]
+    undone = await tagEach(c, undo, applied, tagsFor(undo, key, value)).then(
+      (r) => r.refused.length === 0,
+      () => false
+    )
   }
+  const title = undone ? taggingTitles.undone : taggingTitles.stuck
+  throw new V2Error(502, title, { messages })
 }
 
 const entitiesDocument = (n: number) => {
@@ -136,7 +177,8 @@ export async function createLabel(
     c,
     'add',
     missing.map((e) => e.guid),
-    [{ key: category, values: [name] }]
+    category,
+    name
   )
   const label: Label = { category, name, apps: entities }
   return { status: 201, body: { label: toV2Label(label) } }
@@ -154,7 +196,8 @@ export async function deleteLabel(c: Context<Env>) {
     c,
     'delete',
     label.apps.map((a) => a.guid),
-    [{ key: label.category, value: label.name }]
+    label.category,
+    label.name
   )
   return { label: toV2Label(label) }
 }

@@ -42,6 +42,8 @@ export const FaultSchema = z.strictObject({
   errorClass: z.enum(FAULT_ERROR_CLASSES).optional(),
   body: z.enum(['html', 'truncated']).optional(),
   count: z.number().int().positive().optional(),
+  /** The first `after` requests pass untouched (to fail the n-th request of one v2 call). */
+  after: z.number().int().positive().optional(),
 })
 export type FaultConfig = z.infer<typeof FaultSchema>
 
@@ -74,12 +76,14 @@ function outcomeOf(config: FaultConfig): FaultOutcome | null {
 export function createFaults(seed: number): Faults {
   let config: FaultConfig | null = null
   let remaining = Infinity
+  let passing = 0
   let random = createRandom(seed)
   return {
     set(next) {
       const empty = Object.keys(next).length === 0
       config = empty ? null : next
       remaining = next.count ?? Infinity
+      passing = next.after ?? 0
       random = createRandom(seed)
     },
     clear() {
@@ -88,6 +92,10 @@ export function createFaults(seed: number): Faults {
     current: () => config,
     next() {
       if (!config) return null
+      if (passing > 0) {
+        passing -= 1
+        return null
+      }
       const active = config
       if (--remaining <= 0) config = null
       const outcome = outcomeOf(active)

@@ -126,6 +126,62 @@ describe('PUT /v2/labels', () => {
   })
 })
 
+describe('PUT /v2/labels is all or nothing', () => {
+  const gold = { category: 'Tier', name: 'Gold', links: { applications: [9045851, 9045837] } }
+  /** Storefront at NerdGraph's tag value limit, so tagging it fails after Recommendations took the tag. */
+  function full(h: H) {
+    const guid = h.dataset.entities().find((e) => e.domainId === '9045837')!.guid
+    const filler = Array.from({ length: 100 }, (_, i) => `v${i}`)
+    h.dataset.resources.state.setTags(guid, [{ key: 'Filler', values: filler }])
+  }
+  const fault = (h: H, faults: object) =>
+    h.sim.fetch(
+      new Request('http://simulator.test/_sim/faults', {
+        method: 'POST',
+        body: JSON.stringify(faults),
+      })
+    )
+
+  it('changes back the applications already tagged when NerdGraph refuses one (502, nothing changed)', async () => {
+    const h = harness({ ACCOUNT_ID: '1000001' })
+    full(h)
+    const res = await put(h, gold)
+    expect(res.status).toBe(502)
+    expect(await res.json()).toEqual({
+      error: {
+        title:
+          'NerdGraph refused to change the tags of some applications; no application was changed',
+        messages: ['TOO_MANY_TAG_VALUES'],
+      },
+    })
+    // the read, the tagging mutation and the undo
+    expect(h.sim.stats().graphqlRequests).toBe(3)
+    expect(tagsOf(h, 9045851).find((t) => t.key === 'Tier')).toBeUndefined()
+    expect((await labels(h)).map((l) => l.key)).not.toContain('Tier:Gold')
+    const xml = await h.get('/v2/labels.xml', {
+      method: 'PUT',
+      body: JSON.stringify({ label: gold }),
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(xml.status).toBe(502)
+    expect(await xml.text()).toContain('no application was changed</title>')
+  })
+
+  it('says so when changing them back fails too, and leaves what NerdGraph holds as it is', async () => {
+    const h = harness({ ACCOUNT_ID: '1000001' })
+    full(h)
+    await fault(h, { status: 500, after: 2, count: 1 }) // the read and the mutation pass; the undo fails
+    const res = await put(h, gold)
+    expect(res.status).toBe(502)
+    const body = (await res.json()) as { error: { title: string } }
+    expect(body.error.title).toBe(
+      'NerdGraph refused to change the tags of some applications, and changing the others back failed'
+    )
+    expect(tagsOf(h, 9045851)).toContainEqual({ key: 'Tier', values: ['Gold'] })
+    expect(h.sim.stats().graphqlRequests).toBe(3) // the undo was sent once, not retried
+  })
+})
+
 describe('DELETE /v2/labels/{key}', () => {
   it('removes the label from every application and answers it; 404 once gone', async () => {
     const h = harness()
