@@ -1,7 +1,8 @@
 /**
  * `npx tsx bench/proxy.ts [seconds]`: v2bridge on loopback in front of the simulator (both over real
  * HTTP), loaded with autocannon. Prints requests/s, latency, upstream requests per call and memory
- * for the calls legacy clients make most (contract §7).
+ * for the calls legacy clients make most (newrelic-client-go, mrf/newrelic_exporter,
+ * ambitioninc/newrelic-api).
  */
 import autocannon from 'autocannon'
 import { parseConfig } from '../src/config'

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:scrape`: one Prometheus exporter scrape (mrf/newrelic_exporter's request pattern,
- * v2 contract §7) against the demo: v2bridge and the simulator over real HTTP on loopback, cold
- * caches. The application list page by page, then for every application at once two metric-names
+ * `newrelic/newrelic.go`) against the demo: v2bridge and the simulator over real HTTP on loopback,
+ * cold caches. The application list page by page, then for every application at once two metric-names
  * calls (`name=` filters, in parallel) and one summarized `raw=true` data call with the names found.
  * Prints the time, the NerdGraph requests it cost and the non-200 answers (goal: 0).
  */

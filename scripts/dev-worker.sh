@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# `npm run dev:worker`: the Worker in local workerd, quiet and offline (toolchain.md), in front of the
-# NerdGraph simulator, which it starts on SIM_PORT (8788) and stops on exit. `-- --real` talks to the
-# real NerdGraph of REGION instead; NERDGRAPH_URL, when set, is used as given. Plain HTTP is allowed
-# on loopback. Other arguments go to `wrangler dev`.
+# `npm run dev:worker`: the Worker in local workerd, quiet and offline (no telemetry: the settings
+# below), in front of the NerdGraph simulator, which it starts on SIM_PORT (8788) and stops on exit.
+# `-- --real` talks to the real NerdGraph of REGION instead; NERDGRAPH_URL, when set, is used as
+# given. Plain HTTP is allowed on loopback. Other arguments go to `wrangler dev`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false CLOUDFLARE_CF_FETCH_ENABLED=false

@@ -1,5 +1,5 @@
 /**
- * `npm run lint`: the project's own rules (style.md), checked over the source tree. typescript-eslint
+ * `npm run lint`: the project's own rules, checked over the source tree. typescript-eslint
  * does not support TypeScript 7 yet, and these rules are the ones that matter here.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs'

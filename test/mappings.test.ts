@@ -118,7 +118,7 @@ describe('metric families', () => {
     it(`puts ${name} in ${family}`, () => expect(familyOf(name).family).toBe(family))
   }
 
-  it('keeps v2 value orders (contract §2.5, §3.3)', () => {
+  it('keeps v2 value orders (D-extract, D-names)', () => {
     const values = (f: FamilyName) => metricFamilies.find((x) => x.family === f)!.values
     expect(values('timeslice')).toEqual([
       'average_response_time',
@@ -148,7 +148,7 @@ describe('metric families', () => {
     expect(values('memory')).toEqual(['used_bytes_by_host', 'used_mb_by_host', 'total_used_mb'])
   })
 
-  it('lists names without the data-only average_call_time (contract §2.4)', () => {
+  it('lists names without the data-only average_call_time (D-names)', () => {
     expect(listedValues(familyOf('HttpDispatcher'))).not.toContain('average_call_time')
     expect(listedValues(familyOf('HttpDispatcher'))).toHaveLength(10)
   })

@@ -18,7 +18,7 @@ afterAll(async () => {
   await sim.close()
 })
 
-/** A GET that carries a form body, as `curl -X GET -d …` sends it (contract §1.3.2). */
+/** A GET that carries a form body, as `curl -X GET -d …` sends it (the v2 docs' curl examples). */
 function getWithBody(path: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${bridge.url}${path}`, {

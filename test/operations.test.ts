@@ -1,6 +1,7 @@
 /**
  * The table of every v2 operation (mappings/operations.ts) against the app's routes, New Relic's v2
- * explorer definitions (../shared/contract/v2-explorer, when present) and the README.
+ * explorer definitions (the Swagger 1.1 files of api.newrelic.com/v2/definitions.json,
+ * docs/sources.md; read from a `shared` checkout beside the repository when present) and the README.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

@@ -91,7 +91,7 @@ describe('resolveTimeRange defaults and validation', () => {
     expect(formatTime(r.to)).toBe('2026-03-10T12:34:56+00:00')
   })
 
-  it('takes the 30 minutes before to when only to is given (contract §1.4 proposal)', () => {
+  it('takes the 30 minutes before to when only to is given (UNCONFIRMED proposal)', () => {
     const r = resolveTimeRange({ to: '2026-03-10T10:00:00Z', summarize: false }, now)
     expect(formatTime(r.from)).toBe('2026-03-10T09:30:00+00:00')
   })
@@ -117,7 +117,7 @@ describe('resolveTimeRange defaults and validation', () => {
   })
 })
 
-describe('default granularity (contract §2.5, D-extract table)', () => {
+describe('default granularity (D-extract table)', () => {
   const to = at('2026-03-10T12:00:00Z')
   const cases: [number, number][] = [
     [60_000, minute],
@@ -232,7 +232,7 @@ describe('period', () => {
   })
 })
 
-describe('slice alignment (contract §2.5)', () => {
+describe('slice alignment (D-extract, GO, MRF, TONS samples)', () => {
   const slices = (
     from: string,
     to: string,

@@ -1,5 +1,5 @@
-/** v2 summary objects (contract §2.1): apdex figures with 2 decimals, concurrent_instance_count for
- * background applications only. */
+/** v2 summary objects (D-summary; v2 explorer models): apdex figures with 2 decimals,
+ * concurrent_instance_count for background applications only. */
 import { describe, expect, it } from 'vitest'
 import type { ApmApplication } from '../../src/applications/documents'
 import { toV2Application } from '../../src/applications/reshape'

@@ -1,4 +1,6 @@
-/** What a strict v2 client checks on every body (contract §1.9–1.10, §2.1, §7). */
+/** What a strict v2 client checks on every body (XML as the TONS sample and SENSU read it; numbers
+ * as D-extract shows them; the main key first, as rubygem-reliquary needs; tags in
+ * docs/sources.md). */
 import { expect } from 'vitest'
 
 const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/

@@ -1,6 +1,7 @@
 /**
- * v2's response headers (contract §1.5): Content-Type as the real API sends it, ETag on 200 and 304
- * for a matching If-None-Match; CORS for browser clients (preflight on every v2 path).
+ * v2's response headers (D-extract, D-deploy, D-429 examples): Content-Type as the real API sends it,
+ * ETag on 200 and 304 for a matching If-None-Match; CORS for browser clients (preflight on every v2
+ * path).
  */
 import { describe, expect, it } from 'vitest'
 import { operations } from '../../mappings/operations'

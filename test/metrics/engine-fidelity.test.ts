@@ -72,7 +72,7 @@ function syntheticRows(): MetricRow[] {
           }
           const base = { accountId, appId: 7, appName: 'App', entityGuid: guid, host, instanceName }
           rows.push({ ...base, timestamp: t, metricTimesliceName: name, scope: null, value })
-          // A scoped copy that must not be counted (nerdgraph.md §3.1).
+          // A scoped copy that must not be counted (NRQL-timeslice: rows carry `scope`).
           if (name.startsWith('Datastore/')) {
             rows.push({
               ...base,

@@ -76,7 +76,7 @@ const windows = [
   {
     label: 'summarized over an unaligned range',
     query: () => ({ from: minutesAgo(40) + 17_000, to: minutesAgo(10) + 5_000, summarize: true }),
-    // contract §2.5: an unaligned window of N whole minutes → N minutes from floor(from) − 3 min.
+    // D-extract, GO samples: an unaligned window of N whole minutes → N minutes from floor(from) − 3 min.
     slices: (q: { from: number; to: number }) => {
       const from = Math.floor(q.from / minute) * minute - 3 * minute
       return [{ from, to: from + Math.floor((q.to - q.from) / minute) * minute }]

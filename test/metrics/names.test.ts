@@ -24,7 +24,7 @@ describe('GET /applications/:id/metrics', () => {
     const body = (await res.json()) as NamesBody
     expect(body.metrics.map((m) => m.name)).toEqual(sorted(dataset.metricNames(9045822)))
     const values = (name: string) => body.metrics.find((m) => m.name === name)!.values
-    // contract §2.4: D-names/MRF lists (average_call_time only appears in data responses).
+    // D-names/MRF lists (average_call_time only appears in data responses, D-extract).
     expect(values('HttpDispatcher')).toEqual([
       'average_response_time',
       'calls_per_minute',

@@ -18,7 +18,7 @@ const range = (
 const v = 'newrelic.timeslice.value'
 
 describe('planMetricData (the explain of a metric-data call)', () => {
-  it("writes the documented NRQL for the migration guide's example (nerdgraph.md §3.1)", () => {
+  it("writes the documented NRQL for the migration guide's example (D-nrql, D-migrate)", () => {
     const plan = explainMetricData(
       {
         now: 0,

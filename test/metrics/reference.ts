@@ -1,7 +1,7 @@
 /**
  * The v2 meaning of every value type, computed straight from raw timeslice rows (not through NRQL and
  * not through v2bridge's tables): the ground truth of the fidelity tests. Each formula is written from
- * the v2 definition (contract §2.5, §2.11; D-browser; D-hostex), per family.
+ * the v2 definition (D-extract; D-apdex; D-browser; D-hostex), per family.
  */
 
 export interface RawRow {

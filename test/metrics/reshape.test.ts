@@ -11,7 +11,7 @@ const data = (results: Record<string, unknown>[]): MetricDataData => ({
   actor: { account: { q0: { results } } },
 })
 
-describe('rounding (contract §1.10)', () => {
+describe('rounding (D-extract, TONS samples)', () => {
   const cases: [number, number][] = [
     [99_770, 99_800],
     [364.44, 364],

@@ -1,7 +1,8 @@
 /**
- * metric_data_response in XML, against the confirmed real sample of contract §1.9 (TONS, 2015): the
- * same request, the same values, the same bytes, plus the `metrics_not_found` / `metrics_found`
- * elements that post-2016 responses carry (contract §1.9 rule 3, §3.1 item 6).
+ * metric_data_response in XML, against the real sample in tonsser/slack-bot `app/NewRelic.hs` (2015):
+ * the same request, the same values, the same bytes, plus the `metrics_not_found` / `metrics_found`
+ * elements that post-2016 responses carry (F-404; their XML form is [INFERRED] from Rails
+ * `singularize`).
  */
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
@@ -123,7 +124,7 @@ describe('metric_data_response XML', () => {
       '    </metrics_found>\n'
     expect(text).toBe(tonsSample.replace('    <metrics>\n', `${found}    <metrics>\n`))
     expect(text.replace(found, '')).toBe(tonsSample)
-    // The hourly grid anchored on `to` starts the summarized slice at 15:00 (contract §2.5 rule 3).
+    // The hourly grid anchored on `to` starts the summarized slice at 15:00 (the TONS sample).
     expect(upstream.sent[0]!.variables['q0']).toContain(
       `SINCE ${Date.UTC(2015, 10, 2, 15)} UNTIL ${Date.UTC(2015, 10, 9)}`
     )

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { escapeXml, renderXml } from '../../src/render/xml'
 
 describe('renderXml', () => {
-  it('renders the confirmed metric_data sample shape (contract §1.9)', () => {
+  it('renders the confirmed metric_data sample shape (TONS)', () => {
     const xml = renderXml({
       metric_data: {
         from: '2015-11-02T14:48:43+00:00',
