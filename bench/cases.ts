@@ -29,6 +29,8 @@ export interface BenchCase {
   label: string
   /** Path and query under the v2bridge origin. */
   path: string
+  /** How many times the base run length bench:overhead gives this case (default 1). */
+  weight?: number
 }
 
 /** Cases for an application; `now` anchors the ranges (an hour back, on the hour). */
@@ -47,6 +49,7 @@ export function benchCases(appId: number, now = Date.now()): BenchCase[] {
     {
       label: '50 names × 11 values, 4 days',
       path: `${base}?${names(fiftyNames)}&${range(4 * 24 * 60)}`,
+      weight: 4,
     },
   ]
 }

@@ -3,9 +3,11 @@
  * One server of `npm run bench:overhead`, in its own process: `upstream` (the canned NerdGraph),
  * `bridge` (v2bridge's Node entry, request lines on stdout as in production) or `bare` (a Hono
  * handler that forwards the GraphQL body v2bridge would send and answers NerdGraph's bytes as they
- * come). Reports its URL to the parent over IPC.
+ * come). Reports its URL to the parent over IPC, and answers `{ drain: true }` once no request is
+ * in flight (a run's connections close with requests still being worked on).
  */
 import { serve } from '@hono/node-server'
+import type { Server } from 'node:http'
 import { Hono } from 'hono'
 import { parseConfig } from '../src/config'
 import { startServer } from '../src/node'
@@ -13,6 +15,20 @@ import { startCannedUpstream } from './canned-upstream'
 
 const [role, upstream] = process.argv.slice(2)
 const send = (message: unknown) => process.send?.(message)
+
+/** Counts the requests `server` is working on; answers a drain request when there are none. */
+function drains(server: Server) {
+  let inFlight = 0
+  server.on('request', (_req, res) => {
+    inFlight++
+    res.once('close', () => inFlight--)
+  })
+  process.on('message', (m: { drain?: boolean }) => {
+    if (!m.drain) return
+    const poll = () => (inFlight === 0 ? send({ drained: true }) : setTimeout(poll, 5))
+    poll()
+  })
+}
 
 if (role === 'upstream') {
   send({ url: (await startCannedUpstream()).url })
@@ -23,10 +39,13 @@ if (role === 'upstream') {
     ALLOW_HTTP: 'true',
     ACCOUNT_ID: '1000001',
   })
-  send({ url: (await startServer(config)).url })
+  const server = await startServer(config)
+  drains(server.http)
+  send({ url: server.url })
 } else if (role === 'bare') {
   const bodies = new Map<string, string>()
-  process.on('message', (m: { path: string; body: string }) => {
+  process.on('message', (m: { path?: string; body?: string }) => {
+    if (m.path === undefined || m.body === undefined) return
     bodies.set(m.path, m.body)
     send({ ok: m.path })
   })
@@ -46,6 +65,7 @@ if (role === 'upstream') {
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
     send({ url: `http://127.0.0.1:${info.port}` })
   )
+  drains(server as Server)
   process.on('disconnect', () => server.close())
 }
 process.on('disconnect', () => process.exit(0))

@@ -7,11 +7,18 @@
  * are coalesced. Prints the medians over rounds of req/s, p50 and p99, and of the per-round ratio
  * v2bridge / passthrough. Figures, not pass/fail: run it on a quiet machine. `BENCH_CASES=0,2`
  * picks cases by index.
+ *
+ * Fair to both: before every round the passthrough is given the GraphQL body v2bridge sends at that
+ * moment (its known-names NRQL ends on the current minute, so the body changes every minute and the
+ * canned upstream would otherwise answer v2bridge from a fresh, unmemoised body); a case whose call
+ * takes long (`weight` in bench/cases.ts) runs longer, so requests still in flight when a run ends,
+ * which autocannon does not count, are a small share of it; and no run starts before the server of
+ * the last one has finished the requests it had started (they would take CPU from the next run).
  */
 import autocannon from 'autocannon'
 import { fork, type ChildProcess } from 'node:child_process'
 import { loadavg } from 'node:os'
-import { benchCases } from './cases'
+import { benchCases, type BenchCase } from './cases'
 
 const seconds = Number(process.argv[2] ?? process.env['BENCH_SECONDS'] ?? 3)
 const rounds = Number(process.argv[3] ?? process.env['BENCH_ROUNDS'] ?? 3)
@@ -44,6 +51,7 @@ async function load(url: string, connections: number, duration: number): Promise
     url,
     connections,
     duration,
+    timeout: 60,
     setupClient: (client) => {
       n += 1
       client.setHeaders({ 'x-api-key': `NRAK-BENCH${String(n).padStart(22, '0')}` })
@@ -71,14 +79,25 @@ try {
   ])
   const only = process.env['BENCH_CASES']?.split(',').map(Number) // e.g. BENCH_CASES=0,2
   const cases = benchCases(9045822).filter((_, i) => !only || only.includes(i))
-  for (const c of cases) {
+  /** Hands the passthrough the body v2bridge sends now for case `c`. */
+  const sync = async (c: BenchCase) => {
     const res = await fetch(`${bridge.url}${c.path}`, { headers: { 'x-api-key': 'NRAK-WARM' } })
     if (res.status !== 200) throw new Error(`${c.label}: v2bridge answered ${res.status}`)
+    await res.arrayBuffer()
     const body = await (await fetch(`${upstream.url}/_last`)).text()
     await new Promise((done) => {
       bare.child.once('message', done)
       bare.child.send({ path: c.path, body })
     })
+  }
+  /** A run, then the wait until its server has finished every request it started. */
+  const measure = async (server: typeof bare, path: string, conns: number, duration: number) => {
+    const run = await load(`${server.url}${path}`, conns, duration)
+    await new Promise((done) => {
+      server.child.once('message', done)
+      server.child.send({ drain: true })
+    })
+    return run
   }
   console.log(
     `bench:overhead — ${seconds} s per run, ${rounds} interleaved rounds, load average ` +
@@ -97,14 +116,15 @@ try {
   for (const c of cases) {
     for (const conns of concurrencies) {
       const runs = { bare: [] as Run[], bridge: [] as Run[] }
-      await load(`${bare.url}${c.path}`, conns, 1) // warm both
-      await load(`${bridge.url}${c.path}`, conns, 1)
+      const duration = seconds * (c.weight ?? 1)
+      await sync(c)
+      await measure(bare, c.path, conns, 1) // warm both
+      await measure(bridge, c.path, conns, 1)
       for (let r = 0; r < rounds; r++) {
+        await sync(c)
         const order = r % 2 ? (['bridge', 'bare'] as const) : (['bare', 'bridge'] as const)
         for (const who of order) {
-          runs[who].push(
-            await load(`${(who === 'bare' ? bare : bridge).url}${c.path}`, conns, seconds)
-          )
+          runs[who].push(await measure(who === 'bare' ? bare : bridge, c.path, conns, duration))
         }
       }
       const ratio = median(runs.bridge.map((b, i) => b.rps / runs.bare[i]!.rps))
