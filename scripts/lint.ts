@@ -31,12 +31,32 @@ const files = ['src', 'mappings', 'test', 'scripts', 'bench']
 
 const envAllowed = new Set(['src/node.ts', 'src/simulator/serve.ts'])
 
+/** A comment must cite a source a reader of the repository can open (docs/sources.md): not the
+ * team's notes outside it, by path, section or file name. */
+const privateCitation =
+  /\.\.\/shared|contract\s*§|\b(nerdgraph|v2-rest-api|v2-more-endpoints|design|style|toolchain)\.md\b|\bnerdgraph-(schema|queries)\.graphql\b|\bv2-explorer\b/
+
+/** The comment part of a line: all of it after a leading `//`, `/*` or `*`, else a trailing `// …`. */
+function commentOf(text: string): string | undefined {
+  if (/^\s*(\/\/|\/\*|\*)/.test(text)) return text
+  return /\s\/\/\s(.*)$/.exec(text)?.[1]
+}
+
+function checkCitations(file: string, lines: string[], commentOfLine = commentOf) {
+  lines.forEach((text, i) => {
+    const comment = commentOfLine(text)
+    if (comment !== undefined && privateCitation.test(comment))
+      report(file, i + 1, 'cite a public source or a file in the repository (docs/sources.md)')
+  })
+}
+
 for (const file of files) {
   const rel = relative(root, file)
   const lines = readFileSync(file, 'utf8').split('\n')
   const base = rel.split('/').at(-1)!
   if (!/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+)*\.ts$/.test(base))
     report(file, 1, 'file names are kebab-case')
+  checkCitations(file, lines)
   lines.forEach((text, i) => {
     const n = i + 1
     if (/import\s*\{\s*z\s*\}\s*from\s*'zod'/.test(text))
@@ -52,6 +72,25 @@ for (const file of files) {
       report(file, n, 'no switch over v2 names: use a mapping table')
   })
 }
+
+/** The same for the `#` comments of the shell scripts, the Dockerfile and wrangler.toml. */
+const hashCommented = [
+  ...readdirSync(join(root, 'scripts'))
+    .filter((name) => name.endsWith('.sh'))
+    .map((name) => join(root, 'scripts', name)),
+  join(root, 'Dockerfile'),
+  join(root, 'wrangler.toml'),
+].filter((file) => {
+  try {
+    return statSync(file).isFile()
+  } catch {
+    return false
+  }
+})
+for (const file of hashCommented)
+  checkCitations(file, readFileSync(file, 'utf8').split('\n'), (text) =>
+    /^\s*#/.test(text) ? text : undefined
+  )
 
 /** The Worker's import graph must not reach the simulator, graphql-js execution, tests or node:. */
 function importsOf(file: string): string[] {

@@ -1,12 +1,13 @@
 /**
- * `npm run schema:sync [-- <nerdgraph-schema.graphql> [<nerdgraph-queries.graphql>]] [-- --check]`
+ * `npm run schema:sync [-- <full schema SDL> [<reference operations>]] [-- --check]`
  *
  * Writes `schema/nerdgraph.graphql`: the NerdGraph schema (as served by introspection at
  * https://api.newrelic.com/graphql) reduced to names and types — every description and deprecation
  * reason removed, every type, field, argument, default value and enum value kept — and
  * `schema/nerdgraph-operations.graphql`: the reference operations, normalised and without comments.
  * Tests validate every document v2bridge sends, and the simulator's SDL, against these copies, so the
- * check runs on any clone. Without paths it looks for `shared/contract/` in the repository's parents.
+ * check runs on any clone. Without paths it reads both from a `shared/contract/` folder in the
+ * repository's parents (the file names are in `findContract` calls below).
  * `--check` exits 1 when the copies differ from what the sources would give.
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
