@@ -271,6 +271,3 @@ export const explainFields: Readonly<Record<string, FieldRows>> = {
   'PUT /v2/alerts_policy_channels': { policy: 'policy_id, notificationChannels[].id' },
   'DELETE /v2/alerts_policy_channels': prefixed('channel', channel),
 }
-
-/** The key of an operation's row here. */
-export const fieldsKey = (row: { method: string; path: string }) => `${row.method} ${row.path}`

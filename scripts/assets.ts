@@ -1,27 +1,28 @@
 /**
  * `npm run assets`: writes the Worker's static assets (wrangler.toml `[assets]`, directory `assets/`):
- * the explorer's files (src/explorer/files.ts) under `assets/explorer/`. wrangler runs it (`[build]`)
- * before every `wrangler dev`, deploy and dry run; the workers tests run it in their global setup.
- * Generated, not committed: a file is rewritten only when its content changed.
+ * the static files of src/static-content.ts (the explorer's, the explain field table). wrangler runs
+ * it (`[build]`) before every `wrangler dev`, deploy and dry run; the workers tests run it in their
+ * global setup. Generated, not committed: a file is rewritten only when its content changed.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { explorerFileNames, explorerFiles } from '../src/explorer/files'
+import { staticFiles } from '../src/static-content'
 
 export const assetsDir = fileURLToPath(new URL('../assets/', import.meta.url))
 
 export function writeAssets(): void {
-  const dir = `${assetsDir}explorer/`
-  mkdirSync(dir, { recursive: true })
-  for (const name of explorerFileNames) {
-    const path = dir + name
+  for (const [name, text] of Object.entries(staticFiles)) {
+    const path = assetsDir + name
     let old: string | undefined
     try {
       old = readFileSync(path, 'utf8')
     } catch {
       old = undefined
     }
-    if (old !== explorerFiles[name]) writeFileSync(path, explorerFiles[name])
+    if (old === text) continue
+    mkdirSync(dirname(path), { recursive: true })
+    writeFileSync(path, text)
   }
 }
 

@@ -119,6 +119,12 @@ while (stack.length) {
       if (!path) report(file, 1, `cannot resolve ${spec}`)
       else if (relative(root, path).startsWith('src/simulator/'))
         report(file, 1, `the Worker imports the simulator (${spec})`)
+      else if (relative(root, path) === 'src/static-content.ts')
+        report(
+          file,
+          1,
+          `the Worker imports the static files (${spec}): read them (src/static-files.ts)`
+        )
       else stack.push(path)
     } else if (
       /^(node:|vitest|fast-check|@hono\/node-server|graphql$|graphql\/execution)/.test(spec)

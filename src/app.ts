@@ -43,7 +43,8 @@ import { applications } from './routes/applications'
 import { metrics } from './routes/metrics'
 import { hosts } from './routes/hosts'
 import { explorerRoutes } from './routes/explorer'
-import type { ExplorerFiles } from './explorer/files'
+import { staticReader, type StaticFiles } from './static-files'
+import { fieldTableReader } from './explain/fields'
 import { explainMode, withExplainPrefix } from './explain'
 import { deployments, deploymentsV0 } from './routes/deployments'
 import { v0Error } from './deployments/v0-render'
@@ -77,9 +78,9 @@ export interface AppOptions {
   bodyDigest?: BodyDigest
   /** Where the migration report lives (src/report/store.ts); memory, or `REPORTS` on Workers. */
   report?: ReportStore
-  /** The explorer's files (src/explorer/files.ts): the Node entry passes them; on Workers they are
+  /** The static files (src/static-content.ts): the Node entry passes them; on Workers they are
    * static assets read through the `ASSETS` binding, so the Worker's script does not carry them. */
-  explorer?: ExplorerFiles
+  files?: StaticFiles
   /** Whether `/metrics` answers when `METRICS` is unset: the Node entry says yes, Workers no. */
   metricsByDefault?: boolean
 }
@@ -114,6 +115,8 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   const caches = createCaches(telemetry.cacheLookup)
   const operationOf = operationRouter(options.operations)
   const fingerprint = options.fingerprint ?? keyFingerprint
+  const readStatic = staticReader(options.files)
+  const fieldTable = fieldTableReader(readStatic)
   // One NerdGraph client per configuration (the Worker's bindings are one object per deployment).
   const upstreams = new WeakMap<Config, Upstream>()
   const upstreamFor = (config: Config) => {
@@ -179,7 +182,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   const reportStore = reportStores(options.report)
   app.use('/v2/*', recordCalls(reportStore))
   app.use('/deployments', recordCalls(reportStore))
-  app.route('/v2bridge', reportRoutes(reportStore, fingerprint))
+  app.route('/v2bridge', reportRoutes(reportStore, fingerprint, fieldTable))
 
   app.use('/v2/*', async (c, next) => {
     const url = urlOf(c.req.raw)
@@ -267,8 +270,8 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     )
   }
 
-  app.use('/v2/*', explainMode())
-  app.use('/deployments', explainMode())
+  app.use('/v2/*', explainMode(fieldTable))
+  app.use('/deployments', explainMode(fieldTable))
 
   app.use('/v2/*', rateUsage())
   app.use('/v2/*', etag(options.bodyDigest))
@@ -277,7 +280,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.route('/v2', hosts)
   app.route('/v2', deployments)
   app.route('/', deploymentsV0)
-  app.route('/', explorerRoutes(options.explorer))
+  app.route('/', explorerRoutes(readStatic))
   app.route('/v2', keyTransactions)
   app.route('/v2', users)
   app.route('/v2', servers)

@@ -26,7 +26,7 @@ export interface Bindings {
   METRICS?: string
   V2_URL?: string
   V2_FORWARDING?: string
-  /** Workers static assets (wrangler.toml `[assets]`): the explorer's files (src/routes/explorer.ts). */
+  /** Workers static assets (wrangler.toml `[assets]`): the static files (src/static-files.ts). */
   ASSETS?: { fetch(input: URL | string): Promise<Response> }
   /** Node entry only: the body of a GET request, which the fetch `Request` cannot carry. */
   getBody?: () => ReadableStream<Uint8Array> | null

@@ -11,7 +11,7 @@ import { nodeBodyDigest, nodeFingerprint } from './node-fingerprint'
 import { consoleLog, type RequestLog } from './request-log'
 import { drainOnSignals } from './shutdown'
 import { fileStore } from './report/file-store'
-import { explorerFiles } from './explorer/files'
+import { staticFiles } from './static-content'
 import '../mappings/schemas' // checks the mapping tables at start-up
 
 export interface NodeServer {
@@ -30,7 +30,7 @@ export function startServer(
   const app = createApp({
     config,
     fingerprint: nodeFingerprint,
-    explorer: explorerFiles,
+    files: staticFiles,
     bodyDigest: nodeBodyDigest,
     metricsByDefault: true,
     ...options,

@@ -6,6 +6,7 @@
  */
 import { createApp } from '../app'
 import { parseConfig } from '../config'
+import { staticFiles } from '../static-content'
 
 export interface ExplainOptions {
   url: string
@@ -33,6 +34,7 @@ export async function explainUrl(o: ExplainOptions): Promise<ExplainResult> {
     config: parseConfig({ REGION: o.region, NERDGRAPH_URL: o.endpoint, ALLOW_HTTP: 'true' }),
     fetch: o.key ? (o.fetch ?? fetch) : offline,
     log: () => {},
+    files: staticFiles,
   })
   const target = new URL(o.url, 'https://api.newrelic.com')
   const headers: Record<string, string> = {

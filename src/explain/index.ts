@@ -5,10 +5,11 @@
  * (src/explain/client.ts); the answer is then the plan (src/explain/plan.ts) in JSON. Generic: every
  * route that talks to NerdGraph through `c.get('nerdgraph')` is explained without code of its own.
  */
-import type { Hono, MiddlewareHandler } from 'hono'
+import type { Context, Hono, MiddlewareHandler } from 'hono'
 import { createCaches } from '../caches'
 import type { Env } from '../env'
 import { ExplainStop, notingClient, type SentDocument } from './client'
+import { fieldsKey, type FieldTable } from './fields'
 import { explainBody } from './plan'
 
 export const explainHeader = 'X-V2bridge-Explain'
@@ -16,7 +17,9 @@ export const explainHeader = 'X-V2bridge-Explain'
 const prefixes = ['/explain/v2/', '/explain/deployments']
 
 /** Middleware after the `/v2/*` one: wraps the request's NerdGraph client, answers the plan. */
-export function explainMode(): MiddlewareHandler<Env> {
+export function explainMode(
+  fieldTable: (c: Context<Env>) => Promise<FieldTable>
+): MiddlewareHandler<Env> {
   return async (c, next) => {
     const explain = c.req.header(explainHeader) === '1'
     const sent: SentDocument[] = []
@@ -24,11 +27,12 @@ export function explainMode(): MiddlewareHandler<Env> {
     c.set('nerdgraph', notingClient(c.get('nerdgraph'), sent, explain))
     if (!explain) return next()
 
-    const plan = () => {
+    const plan = async () => {
       const url = new URL(c.req.url)
       const config = c.get('config')
+      const row = c.get('operation')
       return explainBody({
-        row: c.get('operation'),
+        row,
         method: c.req.method,
         url,
         params: c.get('params').entries(),
@@ -37,10 +41,11 @@ export function explainMode(): MiddlewareHandler<Env> {
         region: config.region,
         // The forwarding target, once the `V2_URL` setting exists (README, Every v2 operation).
         v2Url: 'v2Url' in config ? String(config.v2Url) : undefined,
+        fields: (await fieldTable(c))[fieldsKey(row)] ?? {},
       })
     }
-    const answer = () =>
-      new Response(JSON.stringify(plan(), null, 2), {
+    const answer = async () =>
+      new Response(JSON.stringify(await plan(), null, 2), {
         headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
       })
     if (c.get('operation').answer === 'forwarded') return answer()
@@ -50,7 +55,7 @@ export function explainMode(): MiddlewareHandler<Env> {
     // A v2 error before any document (bad parameter, unknown ID) is the answer itself.
     if (!(c.error instanceof ExplainStop) && !sent.some((s) => !s.lookup)) return
     c.res = undefined
-    c.res = answer()
+    c.res = await answer()
   }
 }
 

@@ -5,9 +5,9 @@
  * never part of it: documents and variables never hold it.
  */
 import type { OperationRow } from '../../mappings/operations'
-import { explainFields, fieldsKey } from '../../mappings/explain-fields'
 import { operationOf } from '../nerdgraph'
 import type { SentDocument } from './client'
+import type { FieldRows } from './fields'
 
 /** The hosts of New Relic's REST API v2, where forwarded operations go (New Relic docs
  * "Introduction to New Relic REST API (v2)": api.newrelic.com, api.eu.newrelic.com). */
@@ -27,6 +27,8 @@ export interface ExplainInput {
   region: keyof typeof v2Hosts
   /** Where forwarded operations go (the `V2_URL` setting), else the region's v2 host. */
   v2Url?: string | undefined
+  /** The operation's rows of the explain field table (src/explain/fields.ts). */
+  fields: FieldRows
 }
 
 /** Every NRQL string of a request: variables declared `Nrql` and NRQL written into the document. */
@@ -106,7 +108,7 @@ export function explainBody(input: ExplainInput): Record<string, unknown> {
       request,
       lookups: input.sent.filter((s) => s.lookup).map((s) => describe(s, input.endpoint, false)),
       nerdgraph: input.sent.filter((s) => !s.lookup).map((s) => describe(s, input.endpoint, true)),
-      fields: explainFields[fieldsKey(row)] ?? {},
+      fields: input.fields,
     },
   }
 }

@@ -1,18 +1,16 @@
 /**
  * @module explorer/files
  * The explorer's static files by name: the page, its script and stylesheet, and the catalog of every
- * v2 operation (mappings/operations.ts) with the parameters to offer. The Node entry serves them
- * from memory; `npm run assets` writes them to `assets/explorer/` for the Worker's static assets
- * (wrangler.toml `[assets]`), so none of them is part of the Worker's script.
+ * v2 operation (mappings/operations.ts) with the parameters to offer: static files
+ * (src/static-files.ts), from memory on Node and from the `ASSETS` binding on Workers.
  */
 import { operations } from '../../mappings/operations'
 import { explorerBodies, explorerParams } from './params'
 import { explorerCss, explorerHtml } from './page'
 import { explorerScript } from './script'
 
-export const explorerFileNames = ['page.html', 'app.js', 'app.css', 'catalog.json'] as const
-export type ExplorerFileName = (typeof explorerFileNames)[number]
-export type ExplorerFiles = Readonly<Record<ExplorerFileName, string>>
+export type ExplorerFileName =
+  'explorer/page.html' | 'explorer/app.js' | 'explorer/app.css' | 'explorer/catalog.json'
 
 /** The catalog the page lists. */
 function catalog(): string {
@@ -30,9 +28,9 @@ function catalog(): string {
   )
 }
 
-export const explorerFiles: ExplorerFiles = {
-  'page.html': explorerHtml(),
-  'app.js': explorerScript,
-  'app.css': explorerCss,
-  'catalog.json': catalog(),
+export const explorerFiles: Readonly<Record<ExplorerFileName, string>> = {
+  'explorer/page.html': explorerHtml(),
+  'explorer/app.js': explorerScript,
+  'explorer/app.css': explorerCss,
+  'explorer/catalog.json': catalog(),
 }

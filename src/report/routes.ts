@@ -4,16 +4,22 @@
  * the fingerprint of the key it sends (`X-Api-Key` or `Api-Key`), never another key's.
  */
 import { Hono } from '../hono'
+import type { Context } from 'hono'
 import type { Env } from '../env'
 import { titles } from '../errors'
 import type { Fingerprint } from '../identity'
 import type { StoreOf } from './record'
 import { reportHtml } from './html'
 import { reportBody } from './view'
+import type { FieldTable } from '../explain/fields'
 
 const plausibleKey = /^[\x21-\x7e]{1,256}$/
 
-export function reportRoutes(storeOf: StoreOf, fingerprint: Fingerprint): Hono<Env> {
+export function reportRoutes(
+  storeOf: StoreOf,
+  fingerprint: Fingerprint,
+  fieldTable: (c: Context<Env>) => Promise<FieldTable>
+): Hono<Env> {
   const routes = new Hono<Env>()
   // `.json` is stripped by the app's routing (src/render/index.ts), so one route serves both.
   routes.get('/report', async (c) => {
@@ -24,7 +30,7 @@ export function reportRoutes(storeOf: StoreOf, fingerprint: Fingerprint): Hono<E
       return c.json({ error: { title } }, 401)
     }
     const keyHash = await fingerprint(key)
-    const body = reportBody(keyHash, await storeOf(c).read(keyHash))
+    const body = reportBody(keyHash, await storeOf(c).read(keyHash), await fieldTable(c))
     c.header('Cache-Control', 'no-store')
     if (json) return c.json(body)
     return c.html(reportHtml(body, `${new URL(c.req.url).origin}`))

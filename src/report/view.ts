@@ -3,8 +3,8 @@
  * A key's report entries → the report answer (pure): each entry with its operation row, field
  * mapping and what it becomes in NerdGraph, most called first.
  */
-import { explainFields, fieldsKey } from '../../mappings/explain-fields'
 import { operations, type OperationRow } from '../../mappings/operations'
+import { fieldsKey, type FieldTable } from '../explain/fields'
 import { endOfLife, type ReportEntry } from './entries'
 
 const rows: readonly OperationRow[] = operations
@@ -20,7 +20,8 @@ export function becomes(row: OperationRow | undefined): string {
   return 'No NerdGraph equivalent in v2bridge (501)'
 }
 
-export function reportBody(keyHash: string, entries: readonly ReportEntry[]) {
+/** `fields`: the explain field table (src/explain/fields.ts). */
+export function reportBody(keyHash: string, entries: readonly ReportEntry[], fields: FieldTable) {
   const operationsCalled = [...entries]
     .sort((a, b) => b.count - a.count || a.path.localeCompare(b.path))
     .map((e) => {
@@ -40,7 +41,7 @@ export function reportBody(keyHash: string, entries: readonly ReportEntry[]) {
         metric_names: e.metricNames,
         value_types: e.valueTypes,
         nerdgraph: e.documents,
-        fields: row ? (explainFields[fieldsKey(row)] ?? {}) : {},
+        fields: row ? (fields[fieldsKey(row)] ?? {}) : {},
       }
     })
   return {

@@ -1,15 +1,16 @@
 /**
  * @module routes/explorer
  * The API explorer page at `/` and `/explorer`, its script, stylesheet and catalog
- * (src/explorer/files.ts). The Node entry hands the files over; on Workers they are static assets
- * read through the `ASSETS` binding (wrangler.toml `[assets]`). Either way they leave here, with a
- * policy that forbids inline code, other origins, framing and forms posting elsewhere.
+ * (src/explorer/files.ts), static files read from memory on Node and through the `ASSETS` binding
+ * on Workers (src/static-files.ts). Either way they leave here, with a policy that forbids inline
+ * code, other origins, framing and forms posting elsewhere.
  */
 import type { Context } from 'hono'
 import { Hono } from '../hono'
 import type { Env } from '../env'
-import type { ExplorerFileName, ExplorerFiles } from '../explorer/files'
+import type { ExplorerFileName } from '../explorer/files'
 import { regionSlot } from '../explorer/page'
+import type { ReadStatic } from '../static-files'
 
 const securityHeaders = {
   'Content-Security-Policy':
@@ -20,23 +21,16 @@ const securityHeaders = {
 }
 
 const types: Record<ExplorerFileName, string> = {
-  'page.html': 'text/html; charset=utf-8',
-  'app.js': 'text/javascript; charset=utf-8',
-  'app.css': 'text/css; charset=utf-8',
-  'catalog.json': 'application/json; charset=utf-8',
+  'explorer/page.html': 'text/html; charset=utf-8',
+  'explorer/app.js': 'text/javascript; charset=utf-8',
+  'explorer/app.css': 'text/css; charset=utf-8',
+  'explorer/catalog.json': 'application/json; charset=utf-8',
 }
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 
-/** The explorer's routes; `files` from memory (Node), else from the `ASSETS` binding (Workers). */
-export function explorerRoutes(files?: ExplorerFiles): Hono<Env> {
+export function explorerRoutes(read: ReadStatic): Hono<Env> {
   const explorer = new Hono<Env>()
-
-  async function read(c: Context<Env>, name: ExplorerFileName): Promise<string | undefined> {
-    if (files) return files[name]
-    const res = await c.env?.ASSETS?.fetch(new URL(`/explorer/${name}`, c.req.url))
-    return res?.ok ? res.text() : undefined
-  }
 
   const serve =
     (name: ExplorerFileName, fill = (text: string, _c: Context<Env>) => text) =>
@@ -48,13 +42,13 @@ export function explorerRoutes(files?: ExplorerFiles): Hono<Env> {
       })
     }
 
-  const page = serve('page.html', (html, c) =>
+  const page = serve('explorer/page.html', (html, c) =>
     html.replace(regionSlot, escape(c.get('config').region.toUpperCase()))
   )
   explorer.get('/', page)
   explorer.get('/explorer', page)
-  explorer.get('/explorer/app.js', serve('app.js'))
-  explorer.get('/explorer/app.css', serve('app.css'))
-  explorer.get('/explorer/catalog', serve('catalog.json'))
+  explorer.get('/explorer/app.js', serve('explorer/app.js'))
+  explorer.get('/explorer/app.css', serve('explorer/app.css'))
+  explorer.get('/explorer/catalog', serve('explorer/catalog.json'))
   return explorer
 }

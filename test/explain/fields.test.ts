@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { explainFields, fieldsKey } from '../../mappings/explain-fields'
+import { explainFields } from '../../mappings/explain-fields'
+import { fieldsKey } from '../../src/explain/fields'
 import { operations, type OperationRow } from '../../mappings/operations'
 
 const rows: readonly OperationRow[] = operations

@@ -56,6 +56,7 @@ describe('the explain answer', () => {
       sent: [],
       endpoint: 'https://api.eu.newrelic.com/graphql',
       region: 'eu',
+      fields: {},
     }) as { explain: { forwarded: { url: string }; nerdgraph?: unknown } }
     expect(body.explain.forwarded.url).toBe(
       'https://api.eu.newrelic.com/v2/alerts_policies.json?filter[name]=x'
@@ -72,6 +73,7 @@ describe('the explain answer', () => {
       sent: [{ document: mutation, variables: { guid: 'X' }, lookup: false }],
       endpoint: 'https://api.newrelic.com/graphql',
       region: 'us',
+      fields: {},
     }) as { explain: { nerdgraph: { kind: string; operation: string; curl: string }[] } }
     expect(body.explain.nerdgraph[0]).toMatchObject({ kind: 'mutation', operation: 'Record' })
     expect(body.explain.nerdgraph[0]!.curl).toMatch(

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
 import { parseConfig } from '../../src/config'
-import { explorerFileNames, explorerFiles } from '../../src/explorer/files'
+import { staticFiles } from '../../src/static-content'
+import { explainFields } from '../../mappings/explain-fields'
 import { assetsDir, writeAssets } from '../../scripts/assets'
+import { DEMO_KEYS, createSimulator } from '../../src/simulator'
 
 const base = 'https://v2bridge.test'
 const csp =
@@ -15,19 +17,18 @@ const assetsBinding = {
   async fetch(url: URL | string) {
     const path = new URL(url).pathname
     this.requested.push(path)
-    const name = path.replace(/^\/explorer\//, '')
     try {
-      return new Response(readFileSync(`${assetsDir}explorer/${name}`))
+      return new Response(readFileSync(assetsDir + path.slice(1)))
     } catch {
       return new Response('Not Found', { status: 404 })
     }
   },
 }
 
-describe('the explorer files', () => {
-  it('serves the page with the configured region and a strict policy from memory (Node)', async () => {
-    const app = createApp({ config: parseConfig({ REGION: 'eu' }), explorer: explorerFiles })
-    const page = await app.request('https://v2bridge.test/explorer')
+describe('the static files (explorer, explain field table)', () => {
+  it('serve the explorer page with the configured region and a strict policy from memory (Node)', async () => {
+    const app = createApp({ config: parseConfig({ REGION: 'eu' }), files: staticFiles })
+    const page = await app.request(`${base}/explorer`)
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(page.headers.get('content-security-policy')).toBe(csp)
@@ -35,25 +36,23 @@ describe('the explorer files', () => {
     const html = await page.text()
     expect(html).toContain('<strong id="region">EU</strong>')
     expect(html).not.toContain('<!--region-->')
-    const css = await app.request('https://v2bridge.test/explorer/app.css')
+    const css = await app.request(`${base}/explorer/app.css`)
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8')
-    expect(await css.text()).toBe(explorerFiles['app.css'])
+    expect(await css.text()).toBe(staticFiles['explorer/app.css'])
   })
 
-  it('writes the same files as static assets, and serves them identically through ASSETS (Workers)', async () => {
+  it('are written as static assets and served identically through ASSETS (Workers)', async () => {
     writeAssets()
-    for (const name of explorerFileNames) {
-      expect(readFileSync(`${assetsDir}explorer/${name}`, 'utf8')).toBe(explorerFiles[name])
+    for (const [name, text] of Object.entries(staticFiles)) {
+      expect(readFileSync(assetsDir + name, 'utf8')).toBe(text)
     }
-    const fromMemory = createApp({ config: parseConfig({}), explorer: explorerFiles })
+    expect(JSON.parse(readFileSync(`${assetsDir}explain-fields.json`, 'utf8'))).toEqual(
+      explainFields
+    )
+    const fromMemory = createApp({ config: parseConfig({}), files: staticFiles })
     const fromAssets = createApp()
-    for (const path of [
-      '/',
-      '/explorer',
-      '/explorer/app.js',
-      '/explorer/app.css',
-      '/explorer/catalog',
-    ]) {
+    const paths = ['/', '/explorer', '/explorer/app.js', '/explorer/app.css', '/explorer/catalog']
+    for (const path of paths) {
       const a = await fromMemory.request(base + path)
       const b = await fromAssets.request(base + path, {}, { ASSETS: assetsBinding })
       expect(b.status).toBe(200)
@@ -70,8 +69,30 @@ describe('the explorer files', () => {
     ])
   })
 
+  it('give explain its field rows through ASSETS, read once per app', async () => {
+    assetsBinding.requested.length = 0
+    const sim = createSimulator()
+    const app = createApp({
+      config: parseConfig({ NERDGRAPH_URL: 'http://simulator.test/graphql', ALLOW_HTTP: 'true' }),
+      fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
+        sim.fetch(new Request(input, init))) as typeof fetch,
+    })
+    const headers = { 'X-Api-Key': DEMO_KEYS.all, 'X-V2bridge-Explain': '1' }
+    for (let i = 0; i < 2; i++) {
+      const res = await app.request(
+        `${base}/v2/applications.json`,
+        { headers },
+        { ASSETS: assetsBinding }
+      )
+      expect(res.status).toBe(200)
+      const body = (await res.json()) as { explain: { fields: Record<string, string> } }
+      expect(body.explain.fields).toEqual(explainFields['GET /v2/applications'])
+    }
+    expect(assetsBinding.requested).toEqual(['/explain-fields.json'])
+  })
+
   it('lists every operation in the catalog with how v2bridge answers it', () => {
-    const catalog = JSON.parse(explorerFiles['catalog.json']) as {
+    const catalog = JSON.parse(staticFiles['explorer/catalog.json']!) as {
       method: string
       path: string
       answer: string
@@ -82,8 +103,8 @@ describe('the explorer files', () => {
     ).toBe('served')
   })
 
-  it('answers 404 when neither the files nor an ASSETS binding are there', async () => {
-    const res = await createApp().request('https://v2bridge.test/explorer/app.js')
+  it('answer 404 when neither the files nor an ASSETS binding are there', async () => {
+    const res = await createApp().request(`${base}/explorer/app.js`)
     expect(res.status).toBe(404)
   })
 })

@@ -1,6 +1,7 @@
 /** v2bridge wired to an in-process NerdGraph simulator: no sockets, real GraphQL, real NRQL. */
 import { createApp } from '../../src/app'
 import { parseConfig, type ConfigInput } from '../../src/config'
+import { staticFiles } from '../../src/static-content'
 import { DEMO_KEYS, createSimulator } from '../../src/simulator'
 
 export { DEMO_KEYS }
@@ -16,6 +17,7 @@ export function harness(settings: ConfigInput = {}) {
     config: parseConfig({ NERDGRAPH_URL: simulatorUrl, ALLOW_HTTP: 'true', ...settings }),
     fetch,
     log: (line) => log.push(line),
+    files: staticFiles,
   })
   /** GET a v2 path with a key (the all-accounts demo key unless given). */
   const get = (path: string, init: RequestInit & { key?: string | null } = {}) => {

@@ -6,7 +6,15 @@ const other = 'NRAK-DEMO1111111111111111111111'
 const base = 'https://v2bridge.test'
 
 interface Report {
-  report: { operations: { path: string; count: number; client: string; metric_names: string[] }[] }
+  report: {
+    operations: {
+      path: string
+      count: number
+      client: string
+      metric_names: string[]
+      fields: Record<string, string>
+    }[]
+  }
 }
 
 async function reportOf(apiKey: string, until: (r: Report) => boolean): Promise<Report> {
@@ -35,6 +43,9 @@ describe('the migration report inside workerd', () => {
         count: 1,
         client: 'Go',
         metric_names: ['HttpDispatcher'],
+        fields: expect.objectContaining({
+          'metric_data.metrics[].name': 'FACET metricTimesliceName',
+        }),
       }),
     ])
     const theirs = await reportOf(other, () => true)
