@@ -43,6 +43,8 @@ export function createCaches(observe?: (cache: string, hit: boolean) => void) {
     }),
     /** per kind and GUID: fields entity search lacks (src/entity-details.ts); they rarely change. */
     entityDetails: new PartitionedCache<unknown>({ freshMs: 60 * minute, maxBytes: 8 * 2 ** 20 }),
+    /** per filter: the key's users by ID (src/users/users.ts); users change rarely, a minute. */
+    users: new PartitionedCache<unknown>({ freshMs: minute, maxBytes: 8 * 2 ** 20 }),
     /** per search query: APM applications and their tags, for labels (src/labels/labels.ts). */
     taggedApplications: new PartitionedCache<TaggedEntity[]>({
       freshMs: minute,

@@ -5,6 +5,9 @@
  * authentication domain's users, filtered upstream by `email: {contains}` and `id: {in}`. Tools probe
  * `users.json` to validate a key, so a key that NerdGraph accepts gets 200 even when it may not read
  * users (an empty list, as v2 gave accounts on the newer user model); a key it rejects gets 401.
+ * v2 lists users by ID, which needs every user: a list walks every domain's pages once (one request
+ * per NerdGraph page) and keeps the sorted result a minute per key and filter, so the next v2 pages
+ * by `Link` cost nothing.
  */
 import { gql } from 'graphql-request'
 import type { Context } from 'hono'
@@ -86,8 +89,9 @@ async function fetchUsers(c: Context<Env>, filter: Filter): Promise<User[]> {
     for (let n = 1; cursor && n < maxPagesPerDomain; n++) {
       const next = await query({ domains: [domain.id], cursor })
       const page =
-        next.data.actor.organization?.userManagement?.authenticationDomains
-          ?.authenticationDomains[0]?.users
+        next.data.actor.organization?.userManagement?.authenticationDomains?.authenticationDomains.find(
+          (d) => d.id === domain.id
+        )?.users
       users.push(...(page?.users ?? []))
       cursor = page?.nextCursor ?? null
     }
@@ -117,6 +121,17 @@ function byId(users: User[]): User[] {
   return [...seen.values()].sort((a, b) => Number(a.id) - Number(b.id))
 }
 
+/** Every user matching `filter`, by ID: walked once, then from the cache for a minute. */
+async function usersById(c: Context<Env>, filter: Filter): Promise<User[]> {
+  const cache = c.get('caches').users
+  const key = JSON.stringify(filter)
+  const hit = cache.get(c.get('keyHash'), key) as User[] | undefined
+  if (hit) return hit
+  const users = byId(await fetchUsers(c, filter))
+  cache.set(c.get('keyHash'), key, users)
+  return users
+}
+
 export async function listUsers(c: Context<Env>) {
   const p = c.get('params')
   const page = pageParam(p)
@@ -126,7 +141,7 @@ export async function listUsers(c: Context<Env>) {
   if (email) filter.email = { contains: email }
   if (ids) filter.id = { in: ids.map(String) }
   // "a simple string match" (docs): re-checked here whatever `contains` does upstream.
-  const users = byId(await fetchUsers(c, filter)).filter(
+  const users = (await usersById(c, filter)).filter(
     (u) => !email || (u.email ?? '').toLowerCase().includes(email.toLowerCase())
   )
   const slice = users.slice((page - 1) * searchPageSize, page * searchPageSize)

@@ -23,9 +23,9 @@ describe('GET /v2/users', () => {
   it('lists the organization’s users in v2 shape, by ID, with the role their groups give', async () => {
     const h = harness()
     const { res, body } = await users(h, '/v2/users.json')
-    expect(res.headers.get('link')).toBeNull()
     expectStrictV2(body as unknown as Record<string, unknown>, 'users')
-    expect(body.users).toHaveLength(h.dataset.resources.users.length)
+    expect(body.users).toHaveLength(200) // of 256: v2's page
+    expect(res.headers.get('link')).toContain('page=2>; rel="next"')
     expect(body.users.slice(0, 3)).toEqual([
       {
         id: 1000123456,
@@ -57,6 +57,31 @@ describe('GET /v2/users', () => {
       first_name: 'Oscar',
       last_name: 'de la Vega',
     })
+  })
+
+  it('walks every page by Link: one request per NerdGraph page for the first v2 page, none after', async () => {
+    const h = harness()
+    const all = h.dataset.resources.users.map((u) => Number(u.id)).sort((a, b) => a - b)
+    expect(all.length).toBeGreaterThan(200) // more than one v2 page and one NerdGraph page (100)
+    const seen: number[] = []
+    let path: string | null = '/v2/users.json'
+    const requests: number[] = []
+    while (path) {
+      const before = h.sim.stats().graphqlRequests
+      const { res, body } = await users(h, path)
+      requests.push(h.sim.stats().graphqlRequests - before)
+      seen.push(...body.users.map((u) => u.id))
+      const next = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1]
+      path = next ? new URL(next, 'http://x').pathname + new URL(next, 'http://x').search : null
+    }
+    expect(seen).toEqual(all)
+    // the first page: every domain's first page, then the contractors' two more; page 2 is cached
+    expect(requests).toEqual([3, 0])
+    const xml = await h.get('/v2/users.xml?page=2')
+    const text = await xml.text()
+    expect(text.match(/<user>/g)).toHaveLength(all.length - 200)
+    expect(text).toContain(`<id>${all.at(-1)}</id>`)
+    expect(xml.headers.get('link')).toContain('page=1>; rel="first"')
   })
 
   it('filters by an email substring and by ids, and reads a POST form body (hubot)', async () => {

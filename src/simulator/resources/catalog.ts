@@ -169,7 +169,21 @@ export function mobileApps(seed: number): MobileApp[] {
   }))
 }
 
-/** The organization's users (user management model), in two authentication domains. */
+/** Contractors provisioned by SCIM: more users than one NerdGraph page (USERS_PAGE) and one v2 page
+ * (200), so both walks are exercised; every seventh has read-only access. */
+const CONTRACTORS = Array.from({ length: 250 }, (_, i) => {
+  const n = String(i + 1).padStart(3, '0')
+  const groups = i % 7 === 6 ? ['Read Only'] : ['User']
+  return [
+    `10002${n.padStart(5, '0')}`,
+    `Contractor ${n}`,
+    `contractor${n}@contract.example.net`,
+    'Contractors (SCIM)',
+    groups,
+  ]
+})
+
+/** The organization's users (user management model), in three authentication domains. */
 export const USERS: readonly SimUser[] = [
   ['1000123456', 'Dana Owner', 'dana.owner@example.com', 'Default', ['Admin']],
   ['1000123457', 'Adam Admin', 'adam.admin@example.com', 'Default', ['Admin', 'User']],
@@ -177,6 +191,7 @@ export const USERS: readonly SimUser[] = [
   ['1000123459', 'Rita Readonly', 'rita@example.org', 'Default', ['Read Only']],
   ['1000123460', 'Sam', 'sam.sso@example.com', 'Okta SSO', ['User']],
   ['1000123461', 'Oscar de la Vega', 'oscar.vega@example.com', 'Okta SSO', []],
+  ...CONTRACTORS,
 ].map(([id, name, email, domain, groups]) => ({
   id: id as string,
   name: name as string,

@@ -85,9 +85,11 @@ export const resourceActorFields = {
     id: 'org-demo',
     name: 'Demo Organization',
     userManagement: {
-      authenticationDomains: () => {
+      authenticationDomains: (args: { id?: string[] | null }) => {
         const names = [...new Set(ctx.dataset.resources.users.map((u) => u.domain))]
-        const domains = names.map((n, i) => domainValue(ctx, n, i))
+        const domains = names
+          .map((n, i) => domainValue(ctx, n, i))
+          .filter((d) => !args.id || args.id.includes(d.id))
         return { authenticationDomains: domains, nextCursor: null, totalCount: domains.length }
       },
     },
