@@ -8,7 +8,7 @@ import type { TLSSocket } from 'node:tls'
 import { createApp, type AppOptions } from './app'
 import { ConfigError, parseConfig, type Config } from './config'
 import { nodeBodyDigest, nodeFingerprint } from './node-fingerprint'
-import { consoleLog, type RequestLog } from './request-log'
+import type { RequestLog } from './request-log'
 import { drainOnSignals } from './shutdown'
 import { fileStore } from './report/file-store'
 import { staticFiles } from './static-content'
@@ -34,7 +34,7 @@ export function startServer(
     bodyDigest: nodeBodyDigest,
     metricsByDefault: true,
     ...options,
-    log: afterResponse(options.log ?? consoleLog),
+    log: afterResponse(options.log),
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   })
   return new Promise((resolve, reject) => {
@@ -63,13 +63,15 @@ export function startServer(
 
 /** Request lines leave after the response: queued, and written together once the event loop has
  * sent what it was sending (`setImmediate` runs after I/O callbacks, Node docs "The Node.js Event
- * Loop"), so a slow stdout never delays an answer. */
-export function afterResponse(log: RequestLog): RequestLog {
+ * Loop"), so a slow stdout never delays an answer. Without `log`, the batch goes to stdout as JSON
+ * lines in one write. */
+export function afterResponse(log?: RequestLog): RequestLog {
   let queue: Parameters<RequestLog>[0][] = []
   const flush = () => {
     const lines = queue
     queue = []
-    for (const line of lines) log(line)
+    if (log) for (const line of lines) log(line)
+    else process.stdout.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(''))
   }
   return (line) => {
     if (queue.push(line) === 1) setImmediate(flush)

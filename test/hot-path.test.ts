@@ -56,6 +56,21 @@ describe('the per-request fixed costs', () => {
     await vi.waitFor(() => expect(written).toEqual([200, 404, 500]))
   })
 
+  it('writes the default batch to stdout as JSON lines in one write', async () => {
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+    try {
+      const log = afterResponse()
+      log(line(200))
+      log(line(503))
+      await new Promise((done) => setImmediate(done))
+      expect(write).toHaveBeenCalledTimes(1)
+      const text = String(write.mock.calls[0]![0])
+      expect(text.split('\n')).toEqual([JSON.stringify(line(200)), JSON.stringify(line(503)), ''])
+    } finally {
+      write.mockRestore()
+    }
+  })
+
   it('parses a request URL once, however often it is asked', () => {
     const req = new Request('https://v2bridge.test/v2/applications.json?page=2')
     expect(urlOf(req)).toBe(urlOf(req))

@@ -81,7 +81,14 @@ describe('request log', () => {
 
     it('prints JSON lines to stdout by default', async () => {
       const printed: string[] = []
-      vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line))
+      vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        printed.push(
+          ...String(chunk)
+            .split('\n')
+            .filter((l) => l.startsWith('{"time"'))
+        )
+        return true
+      })
       const config = parseConfig({
         NERDGRAPH_URL: 'http://127.0.0.1:9/graphql',
         ALLOW_HTTP: 'true',
