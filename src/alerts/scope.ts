@@ -3,7 +3,7 @@
  * What every alerts call shares: the account it reads, and v2 page N as NerdGraph cursor page N.
  */
 import type { Context } from 'hono'
-import { visibleAccounts } from '../applications/list'
+import { visibleAccounts } from '../accounts'
 import type { Env } from '../env'
 import { V2Error } from '../errors'
 import { linkHeader } from '../link-header'

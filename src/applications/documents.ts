@@ -25,16 +25,6 @@ const entityFields = `
 
 const nrqlFields = `results`
 
-export const accountsDocument = gql`
-  query Accounts {
-    actor {
-      accounts {
-        id
-      }
-    }
-  }
-`
-
 const built = new Map<string, string>()
 
 function accountAliases(n: number): { vars: string; fields: string } {
@@ -140,10 +130,6 @@ export interface ApmApplication {
 }
 
 export type NrqlField = { results: Record<string, unknown>[] } | null
-
-export interface AccountsData {
-  actor: { accounts: { id: number }[] | null }
-}
 
 export type AccountAliases = Record<`a${number}`, { members: NrqlField; browser: NrqlField } | null>
 

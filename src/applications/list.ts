@@ -2,22 +2,20 @@
  * @module applications/list
  * `GET /v2/applications`: one entity-search page per v2 page (both are 200 long: GRAF1 PR #35 and
  * GRAF2 PR #1 "200 apps max per page"; entity search pages by 200), cursors remembered per key and
- * query so walking pages in order costs one
- * NerdGraph request per page.
+ * query (src/search-pages.ts) so walking pages in order costs one NerdGraph request per page.
  */
-import { gql } from 'graphql-request'
 import type { Context } from 'hono'
 import type { Env } from '../env'
 import { refreshInBackground } from '../background'
 import { linkHeader } from '../link-header'
 import { isForbiddenAccount, pinnedAccount, rememberApplication } from '../resolve'
 import { applicationLinkTemplates } from '../../mappings/link-templates'
+import { visibleAccounts } from '../accounts'
+import { lastPage, learnPage, searchCursor } from '../search-pages'
 import {
-  accountsDocument,
   insightsDocument,
   listApplicationsDocument,
   type AccountAliases,
-  type AccountsData,
   type InsightsData,
   type ListApplicationsData,
 } from './documents'
@@ -26,49 +24,6 @@ import { pageParam } from '../params'
 import { applicationFilters, applicationSearchQuery } from './plan'
 import { toV2Application } from './reshape'
 import { rememberShown } from './shown'
-
-export const pageSize = 200
-
-const nextCursorDocument = gql`
-  query ApplicationCursor($query: String!, $cursor: String) {
-    actor {
-      entitySearch(query: $query, sortByWithDirection: [{ attribute: NAME, direction: ASC }]) {
-        count
-        results(cursor: $cursor) {
-          nextCursor
-        }
-      }
-    }
-  }
-`
-
-interface NextCursorData {
-  actor: { entitySearch: { count: number; results: { nextCursor: string | null } } | null }
-}
-
-/** What is known of one query's pages: `cursors[n]` opens page n (learnt in order from page 2, null
- * past the end) and the last page from the search's `count`. */
-export interface CursorWalk {
-  cursors: (string | null)[]
-  lastPage?: number
-}
-
-export const listDocuments = { nextCursorDocument, accountsDocument }
-
-/** The accounts a call reads: the pinned one, else every account the key sees (cached per key). */
-export async function visibleAccounts(c: Context<Env>): Promise<number[]> {
-  const pinned = pinnedAccount(c)
-  if (pinned !== undefined) return [pinned]
-  const accountsCache = c.get('caches').accounts
-  const hit = accountsCache.get(c.get('keyHash'), 'accounts')
-  if (hit) return hit
-  const { data } = await c
-    .get('nerdgraph')
-    .query<AccountsData>(accountsDocument, {}, { lookup: true })
-  const ids = (data.actor.accounts ?? []).map((a) => a.id).sort((a, b) => a - b)
-  accountsCache.set(c.get('keyHash'), 'accounts', ids)
-  return ids
-}
 
 /** Insights for every account, fetching the missing ones in one request (used by `filter[host]`). */
 async function allInsights(c: Context<Env>, accounts: number[]) {
@@ -120,44 +75,6 @@ function storeInsights(c: Context<Env>, accounts: number[], data: { actor: Accou
   })
 }
 
-/** The cursor that opens `page`, walking forward from the last one known; null past the end. Local
- * work is O(1) in `page`: a page past the search's `count` is answered without walking. */
-async function cursorFor(c: Context<Env>, query: string, page: number) {
-  if (page === 1) return undefined
-  const walk = cursorWalk(c, query)
-  let n = Math.min(page, Math.max(1, walk.cursors.length - 1))
-  for (;;) {
-    if (walk.lastPage !== undefined && page > walk.lastPage) return null
-    if (n > 1 && walk.cursors[n] === null) return null
-    if (n === page) return walk.cursors[page]
-    const { data } = await c.get('nerdgraph').query<NextCursorData>(nextCursorDocument, {
-      query,
-      cursor: walk.cursors[n] ?? null,
-    })
-    learn(c, query, walk, n, data.actor.entitySearch)
-    n += 1
-  }
-}
-
-function cursorWalk(c: Context<Env>, query: string): CursorWalk {
-  return c.get('caches').cursors.get(c.get('keyHash'), query) ?? { cursors: [] }
-}
-
-/** Records what the search of `page` said: the cursor of the next page and the last page. */
-function learn(
-  c: Context<Env>,
-  query: string,
-  walk: CursorWalk,
-  page: number,
-  search: { count: number; results: { nextCursor: string | null } } | null
-) {
-  // Cursors stay contiguous, so the last one known is the highest (see cursorFor).
-  if (page === 1 || walk.cursors[page] !== undefined)
-    walk.cursors[page + 1] = search?.results.nextCursor ?? null
-  walk.lastPage = Math.max(1, Math.ceil((search?.count ?? 0) / pageSize))
-  c.get('caches').cursors.set(c.get('keyHash'), query, walk)
-}
-
 /** A pinned account the key cannot see holds nothing it may list: an empty list on every page, as
  * every `/applications/{id}` route answers 404 for it (src/resolve.ts, README "Accounts"). */
 export async function listApplications(c: Context<Env>) {
@@ -186,7 +103,7 @@ async function listPage(c: Context<Env>) {
     if (ids.length === 0) return { body: body([], p.bool('exclude_links')), link: undefined }
   }
   const query = applicationSearchQuery(filters, pinnedAccount(c), ids)
-  const cursor = await cursorFor(c, query, page)
+  const cursor = await searchCursor(c, query, page)
   if (cursor === null) return { body: body([], p.bool('exclude_links')), link: undefined }
 
   const missing = accounts.filter((a) => !cachedInsights(c, a))
@@ -201,7 +118,7 @@ async function listPage(c: Context<Env>) {
   refreshStaleInsights(c, accounts)
   const search = data.actor.entitySearch
   const entities = search?.results.entities ?? []
-  learn(c, query, cursorWalk(c, query), page, search)
+  learnPage(c, query, page, search)
 
   const records = entities.map((e) => {
     rememberApplication(c, {
@@ -218,9 +135,11 @@ async function listPage(c: Context<Env>) {
     rememberShown(c, e.accountId, record)
     return record
   })
-  const lastPage = Math.max(1, Math.ceil((search?.count ?? 0) / pageSize))
   const url = new URL(c.req.url)
-  const link = linkHeader(url, c.req.raw.headers, p.entries(), { page, lastPage })
+  const link = linkHeader(url, c.req.raw.headers, p.entries(), {
+    page,
+    lastPage: lastPage(search?.count),
+  })
   return { body: body(records, p.bool('exclude_links')), link }
 }
 
