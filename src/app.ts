@@ -16,11 +16,11 @@ import { pinnedAccount } from './resolve'
 import { bodyLimits, ClientAbort, readCapped } from './body'
 import { V2Params, paramsFromBody } from './params'
 import { formatOf, pathWithoutFormat, type Format } from './render'
-import { render } from './respond'
+import { headContentLength, render } from './respond'
 import type { OperationRow } from '../mappings/operations'
 import { forward } from './forward'
 import { operationRouter, untranslatedAnswer } from './operations'
-import { httpsOnly } from './https'
+import { httpsOnly, type TrustPeer } from './https'
 import { urlOf } from './request-url'
 import { healthRoutes } from './health'
 import {
@@ -81,6 +81,9 @@ export interface AppOptions {
   /** The static files (src/static-content.ts): the Node entry passes them; on Workers they are
    * static assets read through the `ASSETS` binding, so the Worker's script does not carry them. */
   files?: StaticFiles
+  /** Node: whether the socket's peer is a trusted proxy (src/trusted-proxies.ts); without it,
+   * `X-Forwarded-*` never count. */
+  trustPeer?: TrustPeer
   /** Whether `/metrics` answers when `METRICS` is unset: the Node entry says yes, Workers no. */
   metricsByDefault?: boolean
 }
@@ -176,7 +179,8 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     if (options.log && passes(c.get('config').logLevel, line.level)) options.log(line)
   })
 
-  app.use(httpsOnly)
+  app.use(headContentLength)
+  app.use(httpsOnly(options.trustPeer))
   app.use('/v2/*', cors(operationOf))
 
   const reportStore = reportStores(options.report)
@@ -262,6 +266,8 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
         apiKey,
         partition: c.get('keyHash'),
         timeoutMs: config.upstreamTimeoutMs,
+        // One budget for the whole v2 request: every NerdGraph call, retry and queue wait in it.
+        deadline: (options.clock?.now() ?? Date.now()) + config.upstreamTimeoutMs,
         onUpstream: (ms) => {
           stats.upstreamRequests += 1
           stats.upstreamMs += ms

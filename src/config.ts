@@ -39,6 +39,8 @@ export interface Config {
   v2Forwarding: boolean
   /** `*` or the origins allowed by CORS (src/cors.ts). */
   corsOrigins: '*' | string[]
+  /** The origin of `Link` and `Location` when pinned (src/origin.ts). */
+  publicUrl: string | undefined
   /** SHA-256 hex of a legacy key → the user key sent upstream for it (src/keys.ts). */
   keyMap: ReadonlyMap<string, string>
 }
@@ -48,13 +50,13 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
-/** What a setting should be; thrown by a reader, caught by {@link parseConfig}. */
+/** What a setting should be; thrown by a reader, caught by {@link readSettings}. */
 class Expected extends Error {}
 
 /** Reads one set value: the setting's value, or throws {@link Expected}. */
-type Reader<T> = (value: unknown) => T
+export type Reader<T> = (value: unknown) => T
 
-const fail = (expected: string): never => {
+export const fail = (expected: string): never => {
   throw new Expected(expected)
 }
 
@@ -66,7 +68,7 @@ const oneOf =
       : fail(`expected ${values.join(values.length > 2 ? ', ' : ' or ')}`)
 
 /** An integer within [min, max], from a string or a number. */
-const integer =
+export const integer =
   (min: number, max: number): Reader<number> =>
   (v) => {
     const n = Number(v)
@@ -86,7 +88,7 @@ const flags: Record<string, boolean> = {
 const bool: Reader<boolean> = (v) =>
   typeof v === 'string' && v in flags ? flags[v]! : fail('expected true, false, 1, 0, yes or no')
 
-const text: Reader<string> = (v) => (typeof v === 'string' ? v : fail('expected a string'))
+export const text: Reader<string> = (v) => (typeof v === 'string' ? v : fail('expected a string'))
 
 /** An absolute http(s) URL, trimmed, with `://` (not `http:host`). */
 const httpUrl: Reader<string> = (v) => {
@@ -122,25 +124,33 @@ const settings = {
   V2_URL: httpUrl,
   V2_FORWARDING: bool,
   CORS_ORIGINS: origins,
+  PUBLIC_URL: (v: unknown) => new URL(httpUrl(v)).origin,
 } satisfies Record<string, Reader<unknown>>
 
-type Setting = keyof typeof settings
-type Values = { [K in Setting]?: ReturnType<(typeof settings)[K]> }
-
-/** Validates raw settings; empty strings count as unset. Throws ConfigError naming each bad setting. */
-export function parseConfig(raw: ConfigInput = {}): Config {
-  const v: Values = {}
-  const lines: string[] = []
-  for (const name of Object.keys(settings) as Setting[]) {
+/** Reads the set values of `table` from `raw` (empty strings count as unset); a line per bad one. */
+export function readSettings<T extends Record<string, Reader<unknown>>>(
+  table: T,
+  raw: ConfigInput,
+  lines: string[]
+): { [K in keyof T]?: ReturnType<T[K]> } {
+  const v: Record<string, unknown> = {}
+  for (const name of Object.keys(table)) {
     const value = raw[name]
     if (value === '' || value == null) continue
     try {
-      ;(v as Record<Setting, unknown>)[name] = settings[name](value)
+      v[name] = table[name]!(value)
     } catch (err) {
       if (!(err instanceof Expected)) throw err
       lines.push(`  ${name}: ${err.message}`)
     }
   }
+  return v as { [K in keyof T]?: ReturnType<T[K]> }
+}
+
+/** Validates raw settings; empty strings count as unset. Throws ConfigError naming each bad setting. */
+export function parseConfig(raw: ConfigInput = {}): Config {
+  const lines: string[] = []
+  const v = readSettings(settings, raw, lines)
   let keyMap: ReadonlyMap<string, string> = new Map()
   try {
     keyMap = parseKeyMap(v.KEY_MAP)
@@ -164,6 +174,7 @@ export function parseConfig(raw: ConfigInput = {}): Config {
     v2Url: v.V2_URL ?? v2Urls[region],
     v2Forwarding: v.V2_FORWARDING ?? true,
     corsOrigins: v.CORS_ORIGINS ?? '*',
+    publicUrl: v.PUBLIC_URL,
     keyMap,
   }
 }

@@ -32,6 +32,8 @@ export interface Bindings {
   getBody?: () => ReadableStream<Uint8Array> | null
   /** Node entry only: the scheme of the socket (`X-Forwarded-Proto` is then honoured, src/https.ts). */
   connectionScheme?: 'http' | 'https'
+  /** Node entry only: the socket's remote address, matched against `TRUSTED_PROXIES`. */
+  peerAddress?: string
 }
 
 export interface RequestStats {
@@ -45,6 +47,8 @@ export interface Variables {
   apiKey: string
   /** SHA-256 of the key: the partition of every cache. */
   keyHash: string
+  /** Public origin for `Link` and `Location` (src/origin.ts). */
+  origin: string
   params: V2Params
   /** The v2 operation the request is (mappings/operations.ts). */
   operation: OperationRow

@@ -35,6 +35,7 @@ export class V2Error extends HTTPException {
 export const titles = {
   noKey: 'No API key specified', // observed body (GO internal/http client_test)
   badKey: 'Invalid API Key', // observed bodies (KEYR, UIOWA issue #8880)
+  apiAccess: 'New Relic API access has not been enabled', // v2 403, SW11 reason
   notFound: 'Not found', // [INFERRED] proposal for unknown paths: v2's error shape, not an HTML 404
   noApplication: 'No Application found with the given ID', // SW11 reason
   serverError: 'A server error occurred, please contact New Relic support', // SW11 reason, without the HTML link

@@ -3,40 +3,25 @@
  * HTTPS is mandatory (D-301, New Relic docs
  * `rest-api-v2/troubleshooting/301-response-rest-api-calls`): a plain-HTTP request gets 301 to the
  * same path and query on https, with Rails' redirect body. On Workers the request URL carries the
- * scheme the client used; on Node the socket does, unless a proxy in front says otherwise in
- * `X-Forwarded-Proto`. `ALLOW_HTTP` accepts plain-HTTP connections for local use; a proxy's
+ * scheme the client used; on Node the socket does, unless a trusted proxy in front says otherwise
+ * (src/origin.ts). `ALLOW_HTTP` accepts plain-HTTP connections for local use; a proxy's
  * `X-Forwarded-Proto: http` (a client on plain HTTP somewhere else) is still redirected.
  */
 import type { MiddlewareHandler } from 'hono'
 import type { Env } from './env'
+import { arrivalOf, type Arrival } from './origin'
 import { urlOf } from './request-url'
-
-export type Scheme = 'http' | 'https'
-
-export interface Arrival {
-  scheme: Scheme
-  /** The scheme came from `X-Forwarded-Proto`. */
-  forwarded: boolean
-}
-
-/** How the request reached us; `connection` is the Node socket's scheme, undefined on Workers. */
-export function arrivalOf(req: Request, connection: Scheme | undefined): Arrival {
-  if (connection === undefined) {
-    return { scheme: urlOf(req).protocol === 'https:' ? 'https' : 'http', forwarded: false }
-  }
-  // The left-most value is what the first proxy saw from the client.
-  const proto = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase()
-  if (proto === 'http' || proto === 'https') return { scheme: proto, forwarded: true }
-  return { scheme: connection, forwarded: false }
-}
 
 export function mustRedirect(arrival: Arrival, allowHttp: boolean): boolean {
   return arrival.scheme === 'http' && !(allowHttp && !arrival.forwarded)
 }
 
-/** 301 to the https URL with the body D-301 shows (Rails `redirect_to`). */
-export function redirectToHttps(url: URL): Response {
-  const target = `https://${url.host}${url.pathname}${url.search}`
+/** 301 to the https URL with the body D-301 shows (Rails `redirect_to`), on the public origin. */
+export function redirectToHttps(url: URL, arrival: Arrival): Response {
+  const origin = arrival.origin.startsWith('https://')
+    ? arrival.origin
+    : arrival.origin.replace(/^http:/, 'https:')
+  const target = `${origin}${url.pathname}${url.search}`
   const body = `<html><body>You are being <a href="${escapeHtml(target)}">redirected</a>.</body></html>`
   return new Response(body, {
     status: 301,
@@ -44,12 +29,21 @@ export function redirectToHttps(url: URL): Response {
   })
 }
 
-export const httpsOnly: MiddlewareHandler<Env> = async (c, next) => {
-  const arrival = arrivalOf(c.req.raw, c.env?.connectionScheme)
-  if (mustRedirect(arrival, c.get('config').allowHttp)) {
-    return redirectToHttps(urlOf(c.req.raw))
+/** Whether a Node socket's peer is a trusted proxy (src/trusted-proxies.ts; the Node entry gives it). */
+export type TrustPeer = (peer: string | undefined) => boolean
+
+/** Settles the request's arrival (src/origin.ts) once: redirects plain HTTP, keeps the origin. */
+export function httpsOnly(trustPeer: TrustPeer | undefined): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    const config = c.get('config')
+    const url = urlOf(c.req.raw)
+    const connection = c.env?.connectionScheme
+    const trusted = connection !== undefined && !!trustPeer?.(c.env?.peerAddress)
+    const arrival = arrivalOf(c.req.raw, url, connection, trusted, config)
+    c.set('origin', arrival.origin)
+    if (mustRedirect(arrival, config.allowHttp)) return redirectToHttps(url, arrival)
+    await next()
   }
-  await next()
 }
 
 const entities: Record<string, string> = {

@@ -1,10 +1,11 @@
 /**
  * @module link-header
- * The v2 `Link` header (New Relic docs "Pagination for API output"): absolute URLs on the origin the
- * caller used, every original parameter kept except `page`/`cursor`, `rel="next"` first, then `last`,
+ * The v2 `Link` header (New Relic docs "Pagination for API output"): absolute URLs on the public origin
+ * (src/origin.ts), every original parameter kept except `page`/`cursor`, `rel="next"` first, then `last`,
  * then `first` and `prev` [UNCONFIRMED order, proposal; KEN notes all four]; none on a single page;
  * never `page=0` or an empty cursor (KEN reads either as the end).
  */
+import { V2Error } from './errors'
 
 export interface PageLinks {
   /** The page shown (1-based). */
@@ -17,23 +18,23 @@ export interface PageLinks {
   hasNext?: boolean
 }
 
-/** The public origin: `X-Forwarded-Proto` / `X-Forwarded-Host` when a proxy set them. */
-export function publicOrigin(url: URL, headers: Headers): string {
-  const proto = headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase()
-  const host = headers.get('x-forwarded-host')?.split(',')[0]?.trim()
-  const scheme = proto === 'http' || proto === 'https' ? proto : url.protocol.replace(':', '')
-  const safeHost = host && /^[A-Za-z0-9.\-:[\]]+$/.test(host) ? host : url.host
-  return `${scheme}://${safeHost}`
-}
+/** Longest `Link` v2bridge sends: 8 KiB is under every common client's header limit (Node's
+ * 16 KiB for all headers, nginx's 8 KiB buffer, curl and Python's http.client). */
+export const maxLinkBytes = 8 * 1024
+
+export const linkTitles = {
+  tooLong:
+    'The parameters are too long to link the other pages (Link header over 8 KiB): send fewer or shorter parameters',
+} as const
 
 /** Builds the header value, or undefined when there is nothing to link. */
 export function linkHeader(
   url: URL,
-  headers: Headers,
+  origin: string,
   params: [string, string][],
   links: PageLinks
 ): string | undefined {
-  const base = `${publicOrigin(url, headers)}${url.pathname}`
+  const base = `${origin}${url.pathname}`
   const kept = params.filter(([k]) => k !== 'page' && k !== 'cursor')
   const href = (extra: [string, string]) => {
     const q = new URLSearchParams([...kept, extra]).toString()
@@ -58,5 +59,8 @@ export function linkHeader(
       parts.push(`${href(['page', String(Math.min(links.page - 1, links.lastPage))])}; rel="prev"`)
     }
   }
-  return parts.length ? parts.join(', ') : undefined
+  const value = parts.join(', ')
+  // Never a header a client cannot read, and never pages dropped silently: a clear error instead.
+  if (value.length > maxLinkBytes) throw new V2Error(422, linkTitles.tooLong)
+  return value || undefined
 }

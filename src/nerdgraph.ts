@@ -74,7 +74,10 @@ export function operationOf(document: string): { name: string | undefined; isMut
 export type CallerOptions = Pick<
   NerdGraphOptions,
   'apiKey' | 'partition' | 'timeoutMs' | 'onUpstream'
->
+> & {
+  /** Epoch ms when the v2 request's `UPSTREAM_TIMEOUT_MS` runs out (src/app.ts). */
+  deadline?: number
+}
 
 export interface Upstream {
   /** A client bound to one caller's key, over the shared connection settings. */
@@ -173,7 +176,9 @@ export function createUpstream(
         const policy = retryPolicies[opts.retry ?? (op.isMutation ? 'write' : 'read')]
         const partial = opts.partial ?? partialErrorPolicyFor(op.name)
         const body: Body = { query: document, variables }
-        const deadline = clock.now() + caller.timeoutMs
+        // The request's budget when the app gives one (every call, retry and wait of a v2 request
+        // shares it), else this call's own.
+        const deadline = caller.deadline ?? clock.now() + caller.timeoutMs
         const minAttemptMs = Math.min(1000, caller.timeoutMs / 4)
         let attempts = 0
         const run = () =>

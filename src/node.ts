@@ -2,12 +2,23 @@
  * @module node
  * Node entry: the only module that reads `process.env`. Validates settings, then serves the app.
  */
-import { serve } from '@hono/node-server'
+import { getRequestListener, RequestError, serve } from '@hono/node-server'
+import type { Http2Bindings, HttpBindings } from '@hono/node-server'
 import type { IncomingMessage, Server } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { createApp, type AppOptions } from './app'
-import { ConfigError, parseConfig, type Config } from './config'
+import { ConfigError, type Config } from './config'
+import { nodeDefaults, parseNodeConfig, type NodeSettings } from './node-config'
 import { nodeBodyDigest, nodeFingerprint } from './node-fingerprint'
+import {
+  applyServerLimits,
+  checkIntervalMs,
+  clientErrorTitles,
+  requireHost,
+} from './node-server-limits'
+import { render } from './respond'
+import { isTrusted } from './trusted-proxies'
+import { titles } from './errors'
 import type { RequestLog } from './request-log'
 import { drainOnSignals } from './shutdown'
 import { fileStore } from './report/file-store'
@@ -23,7 +34,7 @@ export interface NodeServer {
 /** Starts v2bridge on `config.host:config.port`; resolves once it listens. Request lines go to
  * stdout as JSON unless `options.log` says otherwise. */
 export function startServer(
-  config: Config,
+  config: Config & Partial<NodeSettings>,
   fetchImpl?: typeof fetch,
   options: Pick<AppOptions, 'log' | 'limits' | 'report'> = {}
 ): Promise<NodeServer> {
@@ -31,6 +42,7 @@ export function startServer(
     config,
     fingerprint: nodeFingerprint,
     files: staticFiles,
+    trustPeer: (peer) => isTrusted(peer, config.trustedProxies ?? nodeDefaults.trustedProxies),
     bodyDigest: nodeBodyDigest,
     metricsByDefault: true,
     ...options,
@@ -38,17 +50,20 @@ export function startServer(
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   })
   return new Promise((resolve, reject) => {
+    const fetchCallback = (req: Request, env: HttpBindings | Http2Bindings) => {
+      const incoming = env.incoming as IncomingMessage
+      return app.fetch(req, {
+        getBody: () => getBody(incoming),
+        connectionScheme: (incoming.socket as TLSSocket).encrypted ? 'https' : 'http',
+        ...(incoming.socket.remoteAddress ? { peerAddress: incoming.socket.remoteAddress } : {}),
+      })
+    }
     const server = serve(
       {
-        fetch: (req, env) => {
-          const incoming = env.incoming as IncomingMessage
-          return app.fetch(req, {
-            getBody: () => getBody(incoming),
-            connectionScheme: (incoming.socket as TLSSocket).encrypted ? 'https' : 'http',
-          })
-        },
+        fetch: fetchCallback,
         hostname: config.host,
         port: config.port,
+        serverOptions: { connectionsCheckingInterval: checkIntervalMs, requireHostHeader: false },
       },
       (info) =>
         resolve({
@@ -57,6 +72,22 @@ export function startServer(
           http: server as Server,
         })
     )
+    // node-server's listener again, with v2's 400 for what it refuses before the app (a malformed
+    // or missing Host) instead of an empty one.
+    server.removeAllListeners('request')
+    server.on(
+      'request',
+      requireHost(
+        getRequestListener(fetchCallback, {
+          hostname: config.host,
+          errorHandler: (err) =>
+            err instanceof RequestError
+              ? render('json', { error: { title: clientErrorTitles[400] } }, 400)
+              : render('json', { error: { title: titles.serverError } }, 500),
+        })
+      )
+    )
+    applyServerLimits(server as Server, config.server ?? nodeDefaults.server)
     server.once('error', reject)
   })
 }
@@ -124,7 +155,7 @@ export function reportOption(file: string | undefined): Pick<AppOptions, 'report
 const isMain = import.meta.url === `file://${process.argv[1]}`
 if (isMain) {
   try {
-    const config = parseConfig(process.env)
+    const config = parseNodeConfig(process.env)
     const server = await startServer(config, undefined, reportOption(process.env['REPORT_FILE']))
     void drainOnSignals(server.http, { graceMs: config.shutdownGraceMs })
     console.log(`v2bridge on ${server.url}/v2 → ${config.nerdgraphUrl}`)

@@ -3,7 +3,7 @@
  * Turns a v2 body into a response in the caller's format, with v2's caching headers
  * (D-extract, D-deploy show `Cache-Control: max-age=0, private, must-revalidate`).
  */
-import type { Context } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { Env } from './env'
 import { renderers, type Format } from './render'
@@ -41,4 +41,13 @@ const texts = new WeakMap<Response, string>()
 /** The text a response of `render` carries, without reading its body (src/etag.ts). */
 export function renderedText(response: Response): string | undefined {
   return texts.get(response)
+}
+
+/** HEAD answers carry the Content-Length of the GET (RFC 9110 §9.3.2); Hono drops the body, and
+ * with it the length, after this middleware has seen it. */
+export const headContentLength: MiddlewareHandler<Env> = async (c, next) => {
+  await next()
+  if (c.req.method !== 'HEAD' || c.res.headers.has('content-length') || !c.res.body) return
+  const length = (await c.res.clone().arrayBuffer()).byteLength
+  c.res.headers.set('Content-Length', String(length))
 }

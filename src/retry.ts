@@ -27,7 +27,7 @@ export const retryPolicies = {
   /** Reads are idempotent: every transient fault gets another attempt. */
   read: {
     maxAttempts: 3,
-    retryOn: ['network', 'http429', 'http5xx', 'badBody', 'throttled', 'transient'],
+    retryOn: ['network', 'timeout', 'http429', 'http5xx', 'badBody', 'throttled', 'transient'],
   },
   /** Writes are never retried blindly: only an HTTP 429, which NerdGraph sends before executing. */
   write: { maxAttempts: 3, retryOn: ['http429'] },
@@ -86,7 +86,7 @@ export async function withRetry<T>(
   const clock = budget.clock ?? systemClock
   for (let n = 1; ; n++) {
     try {
-      return await attempt(budget.deadline - clock.now())
+      return await attempt(attemptMs(n, policy, budget, clock.now()))
     } catch (err) {
       if (!(err instanceof UpstreamFault)) throw err
       const retryable = n < policy.maxAttempts && policy.retryOn.includes(err.kind)
@@ -95,4 +95,18 @@ export async function withRetry<T>(
       await clock.sleep(pause)
     }
   }
+}
+
+/**
+ * Time one attempt may take. While a timed-out attempt could still be retried, it keeps a third of
+ * what is left (at least twice `minAttemptMs`) for the retry, so one hung attempt cannot spend the
+ * whole budget; the last attempt gets everything.
+ */
+export function attemptMs(n: number, policy: RetryPolicy, budget: RetryBudget, now: number) {
+  const left = budget.deadline - now
+  const min = budget.minAttemptMs
+  // Room for the retry: its own minimum and the pause before it (the first backoff is < minimum).
+  return n < policy.maxAttempts && policy.retryOn.includes('timeout')
+    ? Math.max(Math.min(left, min), left - Math.max(2 * min, left / 3))
+    : left
 }

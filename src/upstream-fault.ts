@@ -46,14 +46,15 @@ export function graphqlFault(errors: readonly GraphQLErrorLike[]): UpstreamFault
   return new UpstreamFault(worst.kind, error)
 }
 
-/** A non-2xx answer: 401/403 → bad key, 429 → throttled, 5xx → 502, other 4xx → by GraphQL class. */
+/** A non-2xx answer: 401 → bad key, 403 → API access, 429 → throttled, 5xx → 502, other 4xx → by GraphQL class. */
 export function httpFault(
   status: number,
   errors: readonly GraphQLErrorLike[],
   retryAfter: string | null
 ): UpstreamFault {
-  if (status === 401 || status === 403)
-    return new UpstreamFault('final', new V2Error(401, titles.badKey))
+  if (status === 401) return new UpstreamFault('final', new V2Error(401, titles.badKey))
+  // The key is valid but may not use the API: v2's 403 (SW11 reason; tags in docs/sources.md).
+  if (status === 403) return new UpstreamFault('final', new V2Error(403, titles.apiAccess))
   if (status === 429) {
     const seconds = parseRetryAfter(retryAfter)
     return new UpstreamFault('http429', tooManyRequests(seconds ?? 1), seconds)

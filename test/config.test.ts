@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError, parseConfig } from '../src/config'
+import { parseNodeConfig } from '../src/node-config'
 
 describe('parseConfig', () => {
   it('defaults to the US endpoint on 127.0.0.1:8787', () => {
@@ -18,7 +19,25 @@ describe('parseConfig', () => {
       v2Url: 'https://api.newrelic.com/v2',
       v2Forwarding: true,
       corsOrigins: '*',
+      publicUrl: undefined,
     })
+  })
+
+  it('adds the Node entry’s own settings with their defaults, and names every bad setting of both', () => {
+    const node = parseNodeConfig({})
+    expect(node.server).toEqual({
+      headersTimeoutMs: 10000,
+      requestTimeoutMs: 30000,
+      keepAliveTimeoutMs: 5000,
+      maxConnections: 4096,
+    })
+    expect(node.trustedProxies).toEqual([])
+    expect(node.region).toBe('us')
+    expect(parseNodeConfig({ REQUEST_TIMEOUT_MS: '2000' }).server.requestTimeoutMs).toBe(2000)
+    expect(() => parseNodeConfig({ PORT: 'x', MAX_CONNECTIONS: '0' })).toThrow(
+      /PORT: expected an integer from 0 to 65535\n {2}MAX_CONNECTIONS: expected an integer from 1 to 1000000/
+    )
+    expect(() => parseNodeConfig({ HEADERS_TIMEOUT_MS: '5' })).toThrow(ConfigError)
   })
 
   it('reads KEY_MAP as SHA-256 hex → user key, and names it without its content when invalid', () => {

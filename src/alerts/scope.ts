@@ -55,7 +55,7 @@ export async function cursorPage<T>(
  * `next`, then `first` and `prev`; never `last` (alerts_violations never has one, D-pag) [INFERRED
  * for the other alerts lists, whose last page NerdGraph cannot tell without walking them]. */
 export function pageLink(c: Context<Env>, page: number, hasNext: boolean): string | undefined {
-  return linkHeader(new URL(c.req.url), c.req.raw.headers, c.get('params').entries(), {
+  return linkHeader(new URL(c.req.url), c.get('origin'), c.get('params').entries(), {
     page,
     hasNext,
   })

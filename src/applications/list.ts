@@ -21,7 +21,7 @@ import {
 } from './documents'
 import { cachedInsights, insightsNrql, rememberInsights, type AccountInsights } from './members'
 import { pageParam } from '../params'
-import { applicationFilters, applicationSearchQuery } from './plan'
+import { applicationFilters, applicationSearchQuery, nameMatches } from './plan'
 import { toV2Application } from './reshape'
 import { rememberShown } from './shown'
 
@@ -117,7 +117,7 @@ async function listPage(c: Context<Env>) {
   storeInsights(c, missing, data)
   refreshStaleInsights(c, accounts)
   const search = data.actor.entitySearch
-  const entities = search?.results.entities ?? []
+  const entities = (search?.results.entities ?? []).filter((e) => nameMatches(filters.name, e.name))
   learnPage(c, query, page, search)
 
   const records = entities.map((e) => {
@@ -136,7 +136,7 @@ async function listPage(c: Context<Env>) {
     return record
   })
   const url = new URL(c.req.url)
-  const link = linkHeader(url, c.req.raw.headers, p.entries(), {
+  const link = linkHeader(url, c.get('origin'), p.entries(), {
     page,
     lastPage: lastPage(search?.count),
   })

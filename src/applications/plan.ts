@@ -58,3 +58,11 @@ export function applicationSearchQuery(
   if (f.name) clauses.push(`name LIKE ${quote(`%${f.name}%`)}`)
   return clauses.join(' AND ')
 }
+
+/** v2's `filter[name]` ("Filter by name", SW11) is a plain case-insensitive substring match
+ * [UNCONFIRMED proposal]. The entity search's LIKE reads `%` and `_` as wildcards, so it can only match more:
+ * with either in the filter, each entity is re-checked here, as metric names are (src/metrics/names.ts). */
+export function nameMatches(filter: string | undefined, name: string): boolean {
+  if (!filter || !/[%_]/.test(filter)) return true
+  return name.toLowerCase().includes(filter.toLowerCase())
+}

@@ -161,7 +161,7 @@ export async function listBrowserApplications(c: Context<Env>) {
       d?.browserProperties?.jsLoaderScript
     )
   })
-  const link = linkHeader(new URL(c.req.url), c.req.raw.headers, p.entries(), {
+  const link = linkHeader(new URL(c.req.url), c.get('origin'), p.entries(), {
     page,
     lastPage: lastPage(search?.count),
   })

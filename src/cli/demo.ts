@@ -5,7 +5,7 @@
  * serves the stand-in for the REST API v2 endpoints New Relic keeps (`/v2`,
  * src/simulator/v2-standin.ts): V2_URL points at it, so forwarded alerts calls answer offline too.
  */
-import { parseConfig } from '../config'
+import { parseNodeConfig } from '../node-config'
 import { reportOption, startServer } from '../node'
 import { keyFingerprint } from '../identity'
 import { DEMO_KEYS, DEMO_LEGACY_KEYS, startSimulatorServer } from '../simulator'
@@ -24,7 +24,7 @@ export async function startDemo(env: Record<string, string | undefined>) {
     port: Number(env['SIM_PORT'] || 8788),
     hostname: host,
   })
-  const config = parseConfig({
+  const config = parseNodeConfig({
     ...env,
     HOST: host,
     NERDGRAPH_URL: `${simulator.url}/graphql`,

@@ -4,7 +4,8 @@
  * `main` returns the exit status, or a running server for `serve` and `demo`.
  */
 import { parseArgs } from 'node:util'
-import { nerdgraphUrls, parseConfig, ConfigError } from '../config'
+import { nerdgraphUrls, ConfigError } from '../config'
+import { parseNodeConfig } from '../node-config'
 import { reportOption, startServer } from '../node'
 import { doctor } from './doctor'
 import { explainUrl } from './explain'
@@ -93,7 +94,7 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
   if (command === 'serve') {
     try {
       const server = await startServer(
-        parseConfig(io.env),
+        parseNodeConfig(io.env),
         io.fetch,
         reportOption(io.env['REPORT_FILE'])
       )

@@ -37,6 +37,6 @@ export async function listDeployments(c: Context<Env>) {
   const lastPage = Math.max(1, Math.ceil(deployments.length / deploymentPageSize))
   const shown = deployments.slice((page - 1) * deploymentPageSize, page * deploymentPageSize)
   const body = deploymentsBody(shown.map((d) => toV2Deployment(d.deployment, d.id, app.appId)))
-  const link = linkHeader(new URL(c.req.url), c.req.raw.headers, p.entries(), { page, lastPage })
+  const link = linkHeader(new URL(c.req.url), c.get('origin'), p.entries(), { page, lastPage })
   return { body, link }
 }

@@ -24,7 +24,7 @@ function page<T>(c: Context<Env>, items: T[]) {
   const p = c.get('params')
   const n = pageParam(p)
   const lastPage = Math.max(1, Math.ceil(items.length / hostPageSize))
-  const link = linkHeader(new URL(c.req.url), c.req.raw.headers, p.entries(), { page: n, lastPage })
+  const link = linkHeader(new URL(c.req.url), c.get('origin'), p.entries(), { page: n, lastPage })
   return { items: items.slice((n - 1) * hostPageSize, n * hostPageSize), link }
 }
 

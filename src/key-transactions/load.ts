@@ -110,7 +110,7 @@ export async function listKeyTransactions(c: Context<Env>) {
       cachedSummary(c, e.guid) ?? undefined
     )
   )
-  const link = linkHeader(new URL(c.req.url), c.req.raw.headers, p.entries(), {
+  const link = linkHeader(new URL(c.req.url), c.get('origin'), p.entries(), {
     page,
     lastPage: lastPage(search?.count),
   })

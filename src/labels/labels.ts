@@ -57,7 +57,7 @@ export async function listLabels(c: Context<Env>) {
   const page = pageParam(p)
   const labels = labelsOf(await taggedApplications(c, false))
   const slice = labels.slice((page - 1) * searchPageSize, page * searchPageSize)
-  const link = linkHeader(new URL(c.req.url), c.req.raw.headers, p.entries(), {
+  const link = linkHeader(new URL(c.req.url), c.get('origin'), p.entries(), {
     page,
     lastPage: lastPage(labels.length),
   })

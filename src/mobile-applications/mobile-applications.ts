@@ -174,7 +174,7 @@ export async function listMobileApplications(c: Context<Env>) {
   const entities = (search?.results.entities ?? []).filter(
     (e) => !name || e.name.toLowerCase().includes(name.toLowerCase())
   )
-  const link = linkHeader(new URL(c.req.url), c.req.raw.headers, p.entries(), {
+  const link = linkHeader(new URL(c.req.url), c.get('origin'), p.entries(), {
     page,
     lastPage: lastPage(search?.count),
   })

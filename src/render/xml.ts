@@ -68,8 +68,10 @@ const escapes: Record<string, string> = {
 /** Escapes markup characters (Rails escapes all five [INFERRED]) and drops characters
  * XML 1.0 cannot carry (C0 controls other than tab/newline/CR, lone surrogates, U+FFFE/FFFF). */
 export function escapeXml(s: string): string {
+  // CR as a reference: a raw one is read back as LF by every XML parser (XML 1.0 §2.11).
   return s
     .replace(/[&<>"']/g, (c) => escapes[c]!)
+    .replace(/\r/g, '&#13;')
     .replace(
       /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
       ''

@@ -33,7 +33,8 @@ export function reportRoutes(
     const body = reportBody(keyHash, await storeOf(c).read(keyHash), await fieldTable(c))
     c.header('Cache-Control', 'no-store')
     if (json) return c.json(body)
-    return c.html(reportHtml(body, `${new URL(c.req.url).origin}`))
+    // The public origin (src/origin.ts): PUBLIC_URL or the trusted arrival, never a forged header.
+    return c.html(reportHtml(body, c.get('origin')))
   })
   return routes
 }

@@ -65,6 +65,6 @@ async function metricData(c: Context<Env>, request: MetricDataRequest, scope: Me
 
 function linkHeaders(c: Context<Env>, links: PageLinks): Record<string, string> {
   const url = new URL(c.req.url)
-  const value = linkHeader(url, c.req.raw.headers, c.get('params').entries(), links)
+  const value = linkHeader(url, c.get('origin'), c.get('params').entries(), links)
   return value ? { Link: value } : {}
 }

@@ -56,7 +56,7 @@ mobileApplications.on(['GET', 'POST'], '/mobile_applications/:id/metrics', async
   const names = await listMetricNames(c, await scope(c), request.name)
   const { body, links } = toV2MetricNames(names, request)
   const url = new URL(c.req.url)
-  const link = linkHeader(url, c.req.raw.headers, c.get('params').entries(), links)
+  const link = linkHeader(url, c.get('origin'), c.get('params').entries(), links)
   return respond(c, body, link ? { Link: link } : {})
 })
 

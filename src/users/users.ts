@@ -145,7 +145,7 @@ export async function listUsers(c: Context<Env>) {
     (u) => !email || (u.email ?? '').toLowerCase().includes(email.toLowerCase())
   )
   const slice = users.slice((page - 1) * searchPageSize, page * searchPageSize)
-  const link = linkHeader(new URL(c.req.url), c.req.raw.headers, p.entries(), {
+  const link = linkHeader(new URL(c.req.url), c.get('origin'), p.entries(), {
     page,
     lastPage: lastPage(users.length),
   })

@@ -3,6 +3,8 @@ import { createApp } from '../../src/app'
 import { parseConfig, type ConfigInput } from '../../src/config'
 import { staticFiles } from '../../src/static-content'
 import { DEMO_KEYS, createSimulator } from '../../src/simulator'
+import { isTrusted } from '../../src/trusted-proxies'
+import { parseNodeConfig } from '../../src/node-config'
 
 export { DEMO_KEYS }
 
@@ -13,11 +15,13 @@ export function harness(settings: ConfigInput = {}) {
   const log: Record<string, unknown>[] = []
   const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
     sim.fetch(new Request(input, init))) as typeof globalThis.fetch
+  const { trustedProxies } = parseNodeConfig(settings) // TRUSTED_PROXIES, as the Node entry reads it
   const app = createApp({
     config: parseConfig({ NERDGRAPH_URL: simulatorUrl, ALLOW_HTTP: 'true', ...settings }),
     fetch,
     log: (line) => log.push(line),
     files: staticFiles,
+    trustPeer: (peer) => isTrusted(peer, trustedProxies), // requests without a peer are Worker-like
   })
   /** GET a v2 path with a key (the all-accounts demo key unless given). */
   const get = (path: string, init: RequestInit & { key?: string | null } = {}) => {

@@ -207,11 +207,7 @@ describe('paging metric names', () => {
   it('gives page links (next first, then last, first, prev) when the caller pages by number', async () => {
     const { request } = pinned()
     const res = await request(
-      'http://proxy.test/v2/applications/42/metrics.json?page=2&name=Custom',
-      {
-        'X-Forwarded-Host': 'api.example.com',
-        'X-Forwarded-Proto': 'https',
-      }
+      'https://api.example.com/v2/applications/42/metrics.json?page=2&name=Custom'
     )
     const body = (await res.json()) as NamesBody
     expect(body.metrics[0]!.name).toBe(names[1000])

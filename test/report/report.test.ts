@@ -129,6 +129,22 @@ describe('the migration report', () => {
     expect(html).not.toContain(String(appId))
   })
 
+  it('writes the explain example on the public origin, not on a forged X-Forwarded-Host', async () => {
+    const h = harness({ PUBLIC_URL: 'https://v2.example.com' })
+    await h.get(dataPath)
+    const res = await h.app.request(
+      'http://10.0.0.5:8787/v2bridge/report',
+      { headers: { 'X-Api-Key': DEMO_KEYS.all, 'X-Forwarded-Host': 'evil.example.net' } },
+      { connectionScheme: 'http', peerAddress: '203.0.113.9' }
+    )
+    const html = await res.text()
+    expect(html).toContain(
+      "'https://v2.example.com/v2/applications/{application_id}/metrics/data.json'"
+    )
+    expect(html).not.toContain('evil.example.net')
+    expect(html).not.toContain('10.0.0.5')
+  })
+
   it('answers without waiting for the store', async () => {
     const sim = createSimulator()
     const never: ReportStore = { record: () => new Promise(() => {}), read: async () => [] }

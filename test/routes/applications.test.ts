@@ -74,10 +74,10 @@ describe('GET /v2/applications', () => {
     expect(perPage.slice(1)).toEqual(perPage.slice(1).map(() => 1))
   })
 
-  it('writes Link URLs on the public origin from X-Forwarded-* and keeps every parameter', async () => {
-    const h = harness()
+  it('writes Link URLs on PUBLIC_URL, ignoring X-Forwarded-*, and keeps every parameter', async () => {
+    const h = harness({ PUBLIC_URL: 'https://api.example.com' })
     const res = await h.get('http://internal:8787/v2/applications.xml?page=2&exclude_links=true', {
-      headers: { 'X-Forwarded-Host': 'api.example.com', 'X-Forwarded-Proto': 'https' },
+      headers: { 'X-Forwarded-Host': 'evil.example.net', 'X-Forwarded-Proto': 'http' },
     })
     expect(res.headers.get('link')).toBe(
       '<https://api.example.com/v2/applications.xml?exclude_links=true&page=3>; rel="next", ' +

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
+import { isTrusted } from '../../src/trusted-proxies'
 import { parseConfig } from '../../src/config'
 import { startServer, type NodeServer } from '../../src/node'
 import { fakeFetch } from '../helpers/fake-fetch'
@@ -56,11 +57,17 @@ describe('HTTPS on Workers (scheme from the request URL)', () => {
   })
 })
 
-describe('HTTPS on Node (scheme from the socket and X-Forwarded-Proto)', () => {
-  const node = (scheme: 'http' | 'https') => ({ connectionScheme: scheme })
+describe('HTTPS on Node (scheme from the socket and a trusted proxy’s X-Forwarded-Proto)', () => {
+  /** A request from the proxy at 10.0.0.5, which the configs below trust. */
+  const node = (scheme: 'http' | 'https') => ({ connectionScheme: scheme, peerAddress: '10.0.0.5' })
+  const proxied = { trustedProxies: ['10.0.0.0/8'] }
 
-  it('trusts X-Forwarded-Proto over the socket', async () => {
-    const app = createApp({ config: strict, fetch: upstream().fetch })
+  it('trusts a trusted proxy’s X-Forwarded-Proto over the socket', async () => {
+    const app = createApp({
+      config: { ...strict, ...proxied },
+      fetch: upstream().fetch,
+      trustPeer: (peer) => isTrusted(peer, proxied.trustedProxies),
+    })
     const path = 'http://v2bridge.example.com/v2/applications.json'
     const behindTls = await app.request(
       path,
@@ -81,7 +88,11 @@ describe('HTTPS on Node (scheme from the socket and X-Forwarded-Proto)', () => {
   })
 
   it('with ALLOW_HTTP, serves plain connections but still redirects a forwarded plain-HTTP client', async () => {
-    const app = createApp({ config: relaxed, fetch: upstream().fetch })
+    const app = createApp({
+      config: { ...relaxed, ...proxied },
+      fetch: upstream().fetch,
+      trustPeer: (peer) => isTrusted(peer, proxied.trustedProxies),
+    })
     const path = 'http://127.0.0.1:8787/v2/applications.json'
     expect((await app.request(path, {}, node('http'))).status).toBe(401)
     const forwarded = await app.request(
@@ -100,7 +111,8 @@ describe('HTTPS on Node (scheme from the socket and X-Forwarded-Proto)', () => {
     })
 
     it('redirects a plain-HTTP connection and serves one a TLS proxy forwarded', async () => {
-      server = await startServer({ ...strict, port: 0 }, upstream().fetch, { log: () => {} })
+      const config = { ...strict, port: 0, trustedProxies: ['127.0.0.1'] }
+      server = await startServer(config, upstream().fetch, { log: () => {} })
       const url = `${server.url}/v2/applications.json?page=1`
       const plain = await fetch(url, { redirect: 'manual' })
       await expectRedirect(plain, `https://${new URL(server.url).host}/v2/applications.json?page=1`)

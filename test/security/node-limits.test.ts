@@ -75,6 +75,26 @@ describe('bodies on the Node entry', () => {
     req.destroy()
   })
 
+  it('reads a chunked GET body without Content-Length like any other GET body', async () => {
+    // curl -H 'Transfer-Encoding: chunked' --data-binary @- -X GET …: the form arrives in chunks.
+    const { req, response } = open('GET', '/v2/applications.json', {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'Transfer-Encoding': 'chunked',
+    })
+    req.write('filter[name]=Cart')
+    await new Promise((r) => setTimeout(r, 50))
+    req.end('+Gateway&exclude_links=true')
+    const res = await response
+    expect(res.status).toBe(200)
+    expect(res.res.headers['content-length']).toBeDefined()
+    const body = JSON.parse(res.text) as { applications: { name: string }[]; links?: unknown }
+    expect(body.applications.map((a) => a.name)).toEqual([
+      'Cart Gateway (nodejs)',
+      'Cart Gateway (staging)',
+    ])
+    expect(body.links).toBeUndefined() // exclude_links, from the second chunk
+  })
+
   it('answers 413 to a chunked GET body past the cap, and keeps serving others', async () => {
     const { req, response } = open('GET', '/v2/applications.xml', {
       'Transfer-Encoding': 'chunked',

@@ -123,8 +123,10 @@ describe('retries', () => {
     const started = Date.now()
     const err = await failure(ng.query(read))
     expect(err.status).toBe(504)
-    expect(Date.now() - started).toBeLessThan(2000)
-    expect(sent).toHaveLength(1)
+    // A hung attempt keeps room for a retry (src/retry.ts attemptMs); all of them end in the budget.
+    expect(Date.now() - started).toBeLessThan(450)
+    expect(sent.length).toBeGreaterThanOrEqual(2)
+    expect(sent.length).toBeLessThanOrEqual(3)
   })
 
   it('pauses with jitter between attempts and stops when the budget would run out', async () => {
@@ -168,7 +170,7 @@ describe('upstream faults', () => {
     const secret = "NRQL near 'cust-4711'"
     const cases: [Reply, number][] = [
       [{ status: 401, body: { errors: [{ message: secret }] } }, 401],
-      [{ status: 403, body: { errors: [{ message: secret }] } }, 401],
+      [{ status: 403, body: { errors: [{ message: secret }] } }, 403],
       [{ status: 429, body: { errors: [{ message: secret }] } }, 429],
       [{ status: 500, body: { errors: [{ message: secret }] } }, 502],
       [{ status: 502, body: `<html>${secret}</html>`, contentType: 'text/html' }, 502],
