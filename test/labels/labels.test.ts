@@ -197,4 +197,22 @@ describe('DELETE /v2/labels/{key}', () => {
     expect(await again.json()).toEqual({ error: { title: 'No Label found with the given ID' } })
     expect((await h.get('/v2/labels/language:java.json', { method: 'DELETE' })).status).toBe(404)
   })
+
+  it('puts the label back where it was removed when NerdGraph refuses one application (502)', async () => {
+    const h = harness()
+    // Billing Portal is deleted between the read of the label and the tagging mutation
+    const original = h.sim.fetch
+    h.sim.fetch = async (req) => {
+      if ((await req.clone().text()).includes('mutation DeleteLabel'))
+        h.dataset.deleteApplication(9045893)
+      return original(req)
+    }
+    const res = await h.get('/v2/labels/Team:Payments.xml', { method: 'DELETE' })
+    expect(res.status).toBe(502)
+    const text = await res.text()
+    expect(text).toContain('no application was changed</title>')
+    expect(text).toContain('NOT_FOUND')
+    for (const id of [9045822, 9702201])
+      expect(tagsOf(h, id)).toContainEqual({ key: 'Team', values: ['Payments'] })
+  })
 })
