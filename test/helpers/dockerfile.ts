@@ -5,7 +5,8 @@
  * Dockerfile uses are understood; any other fails loudly.
  */
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, posix, relative } from 'node:path'
 
 export interface Stage {
@@ -92,11 +93,21 @@ export function runDockerfile(context: string, work: string, dockerfile = 'Docke
         })
       }
     } else if (op === 'RUN') {
-      execFileSync('sh', ['-c', args], {
-        cwd: at(stage, '.'),
-        env: { ...process.env, ...stage.env, npm_config_prefer_offline: 'true' },
-        stdio: 'pipe',
-      })
+      // A step that cleans npm's cache gets a cache of its own, as each Docker build step has:
+      // cleaning the machine's shared ~/.npm would break every other npm running beside the test.
+      const ownCache = /\bnpm cache clean\b/.test(args)
+        ? { npm_config_cache: mkdtempSync(join(tmpdir(), 'v2bridge-npm-cache-')) }
+        : {}
+      try {
+        execFileSync('sh', ['-c', args], {
+          cwd: at(stage, '.'),
+          env: { ...process.env, ...stage.env, npm_config_prefer_offline: 'true', ...ownCache },
+          stdio: 'pipe',
+        })
+      } finally {
+        if (ownCache.npm_config_cache)
+          rmSync(ownCache.npm_config_cache, { recursive: true, force: true })
+      }
     } else if (op === 'ENV') {
       for (const [, k, v] of args.matchAll(/(\w+)=("[^"]*"|\S+)/g))
         stage.env[k!] = v!.replace(/^"|"$/g, '')
