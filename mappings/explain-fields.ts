@@ -83,7 +83,7 @@ const metricData = {
     'TIMESERIES bucket beginTimeSeconds (one bucket when summarize=true)',
   'metric_data.metrics[].timeslices[].to': 'TIMESERIES bucket endTimeSeconds',
   'metric_data.metrics[].timeslices[].values.<value>':
-    'the NRQL of each value type over newrelic.timeslice.value (mappings/value-types.ts), or a formula of its inputs',
+    'the NRQL of each value type over newrelic.timeslice.value (mappings/value-types.ts; a trailing constant factor such as * 1000 is applied by v2bridge), or a formula of its inputs',
 } as const satisfies FieldRows
 
 /** A deployment record (src/deployments/reshape.ts). */

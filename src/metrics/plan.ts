@@ -45,7 +45,8 @@ export interface MetricDataRequest {
 
 /** How one v2 value is read from a result row. */
 export type ValueRead =
-  | { value: ValueType; count: boolean; alias: string }
+  /** `scale`: constants the column is multiplied by, in order (`scaled` below). */
+  | { value: ValueType; count: boolean; alias: string; scale?: number[] }
   | {
       value: ValueType
       count: boolean
@@ -95,7 +96,10 @@ export function planMetricData(
     const values = valuesFor(family, request.values).map((value): ValueRead => {
       const d = definitionOf(family, value, tables)
       const count = d.count === true
-      if ('nrql' in d) return { value, count, alias: select.alias(d.nrql) }
+      if ('nrql' in d) {
+        const { expr, scale } = scaled(d.nrql)
+        return { value, count, alias: select.alias(expr), ...(scale.length ? { scale } : {}) }
+      }
       const inputs = Object.fromEntries(d.inputs.map((i) => [i, select.alias(nrqlInputs[i])]))
       return { value, count, formula: d.formula, inputs }
     })
@@ -159,6 +163,21 @@ export function scopeWhere(scope: MetricScope): string {
   if (scope.host !== undefined) clauses.push(`host = ${quote(scope.host)}`)
   if (scope.instanceName !== undefined) clauses.push(`instanceName = ${quote(scope.instanceName)}`)
   return clauses.join(' AND ')
+}
+
+/**
+ * `x * 1000`, `x * 1024 * 1024`: the expression `x` and the constants it is multiplied by, so that
+ * `average(v)` and `average(v) * 1000` are one column. The reshape multiplies in the same order: the
+ * same IEEE double products NRQL would compute. A `+` or `-` outside parentheses keeps the constants
+ * in the NRQL (they bind to its last term only).
+ */
+export function scaled(nrql: string): { expr: string; scale: number[] } {
+  const m = /^(.*?)((?: \* \d+)+)$/.exec(nrql)
+  let outside = m?.[1] ?? '+' // the expression without its parenthesised parts
+  while (outside !== (outside = outside.replace(/\([^()]*\)/g, '')));
+  return m && !/[+-]/.test(outside)
+    ? { expr: m[1]!, scale: m[2]!.split(' * ').slice(1).map(Number) }
+    : { expr: nrql, scale: [] }
 }
 
 type SelectList = ReturnType<typeof selectList>

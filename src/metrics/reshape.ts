@@ -100,7 +100,10 @@ function compile(reads: readonly ValueRead[], raw: boolean) {
 }
 
 function reader(read: ValueRead): (row: Row) => number | null {
-  if ('alias' in read) return (row) => numberOf(row[read.alias])
+  if ('alias' in read) {
+    const { alias, scale = [] } = read
+    return (row) => scale.reduce<number | null>((n, f) => n && n * f, numberOf(row[alias]))
+  }
   const inputs = Object.entries(read.inputs) as [InputName, string][]
   const formula = formulas[read.formula]
   return (row) => {

@@ -3,6 +3,7 @@ import {
   explainMetricData,
   planMetricData,
   planMetricNames,
+  scaled,
   type MetricScope,
 } from '../../src/metrics/plan'
 import { resolveTimeRange } from '../../src/time-range'
@@ -18,7 +19,7 @@ const range = (
 const v = 'newrelic.timeslice.value'
 
 describe('planMetricData (the explain of a metric-data call)', () => {
-  it("writes the documented NRQL for the migration guide's example (D-nrql, D-migrate)", () => {
+  it("writes the migration guide's NRQL for its example, the ms factor applied locally (D-nrql, D-migrate)", () => {
     const plan = explainMetricData(
       {
         now: 0,
@@ -30,12 +31,43 @@ describe('planMetricData (the explain of a metric-data call)', () => {
       scope
     )
     expect(plan.nrql).toEqual([
-      `SELECT count(${v}) AS 'a', average(${v}) * 1000 AS 'b' FROM Metric ` +
+      `SELECT count(${v}) AS 'a', average(${v}) AS 'b' FROM Metric ` +
         `WHERE entity.guid = 'GUID1' AND scope IS NULL AND metricTimesliceName IN ('HttpDispatcher') ` +
         `FACET metricTimesliceName SINCE ${Date.parse('2026-03-10T11:00:00Z')} UNTIL ${Date.parse('2026-03-10T11:30:00Z')} LIMIT MAX`,
     ])
     expect(plan.variables).toEqual({ accountId: 1000001, q0: plan.nrql[0], k0: plan.knownNrql[0] })
     expect(plan.document).toMatch(/query MetricData\(\$accountId: Int!, \$q0: Nrql!, \$k0: Nrql!\)/)
+    const full = planMetricData(
+      { now: 0, names: ['HttpDispatcher'], values: null, range: range(true), raw: false },
+      scope
+    )
+    // average_response_time (ms) and average_value (s) are one column; so are min and max in ms.
+    expect(full.metrics[0]!.values.slice(0, 7)).toEqual([
+      { value: 'average_response_time', count: false, alias: 'a', scale: [1000] },
+      { value: 'calls_per_minute', count: false, alias: 'b' },
+      { value: 'call_count', count: true, alias: 'c' },
+      { value: 'min_response_time', count: false, alias: 'd', scale: [1000] },
+      { value: 'max_response_time', count: false, alias: 'e', scale: [1000] },
+      { value: 'average_exclusive_time', count: false, alias: 'f', scale: [1000] },
+      { value: 'average_value', count: false, alias: 'a' },
+    ])
+  })
+
+  it('keeps constant factors in the NRQL only where a sum or difference would change their meaning', () => {
+    expect(scaled(`average(${v}) * 1024 * 1024`)).toEqual({
+      expr: `average(${v})`,
+      scale: [1024, 1024],
+    })
+    expect(scaled(`sum(${v}) / count(${v}) * 1000`)).toEqual({
+      expr: `sum(${v}) / count(${v})`,
+      scale: [1000],
+    })
+    expect(scaled(`(sum(${v}) - count(${v})) * 1000`)).toEqual({
+      expr: `(sum(${v}) - count(${v}))`,
+      scale: [1000],
+    })
+    expect(scaled(`sum(${v}) - count(${v}) * 1000`).scale).toEqual([])
+    expect(scaled(`1000 * sum(${v})`).scale).toEqual([])
   })
 
   it('asks in the same document which requested names the scope reported in the 8 days before now', () => {
@@ -154,12 +186,12 @@ describe('planMetricData (the explain of a metric-data call)', () => {
     )
     expect(plan.nrql).toHaveLength(3)
     expect(plan.nrql[0]).toMatch(
-      /^SELECT rate\(sum\(newrelic\.timeslice\.value\), 1 second\) \* 100 AS 'a' FROM .* IN \('CPU\/User Time'\)/
+      /^SELECT rate\(sum\(newrelic\.timeslice\.value\), 1 second\) AS 'a' FROM .* IN \('CPU\/User Time'\)/
     )
     expect(plan.nrql[1]).toMatch(
       /^SELECT count\(newrelic\.timeslice\.value\) AS 'a' FROM .* IN \('Errors\/all', 'Errors\/x'\)/
     )
-    expect(plan.nrql[2]).toMatch(/^SELECT average\(newrelic\.timeslice\.value\) \* 100 AS 'a' FROM/)
+    expect(plan.nrql[2]).toMatch(/^SELECT average\(newrelic\.timeslice\.value\) AS 'a' FROM/)
     expect(Object.keys(plan.variables)).toEqual(['accountId', 'q0', 'q1', 'q2', 'k0'])
     expect(plan.document).toContain('q2: nrql(query: $q2, timeout: 30)')
   })

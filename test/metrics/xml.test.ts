@@ -88,7 +88,9 @@ function upstreamRow(): Record<string, unknown> {
   }
   const row: Record<string, unknown> = { facet: name, metricTimesliceName: name }
   for (const read of plan.metrics[0]!.values) {
-    if ('alias' in read) row[read.alias] = source[read.value]
+    // A scaled value shares its column (average_value's seconds are average_response_time's ms).
+    if ('alias' in read)
+      row[read.alias] ??= source[read.value]! / (read.scale ?? []).reduce((a, f) => a * f, 1)
     else {
       row[read.inputs.count!] = count
       row[read.inputs.total!] = count * mean
