@@ -4,7 +4,7 @@
  */
 import { getRequestListener, RequestError, serve } from '@hono/node-server'
 import type { Http2Bindings, HttpBindings } from '@hono/node-server'
-import type { IncomingMessage, Server } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { createApp, type AppOptions } from './app'
 import { ConfigError, type Config } from './config'
@@ -50,13 +50,17 @@ export function startServer(
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   })
   return new Promise((resolve, reject) => {
-    const fetchCallback = (req: Request, env: HttpBindings | Http2Bindings) => {
+    const fetchCallback = async (req: Request, env: HttpBindings | Http2Bindings) => {
       const incoming = env.incoming as IncomingMessage
-      return app.fetch(req, {
+      const res = await app.fetch(req, {
         getBody: () => getBody(incoming),
         connectionScheme: (incoming.socket as TLSSocket).encrypted ? 'https' : 'http',
         ...(incoming.socket.remoteAddress ? { peerAddress: incoming.socket.remoteAddress } : {}),
       })
+      // A body past its cap is not read to its end to keep the connection: 413 closes it (RFC 9110
+      // §15.5.14 lets the server close), so a client cannot make Node drain gigabytes after the answer.
+      if (res.status === 413) (env.outgoing as ServerResponse).shouldKeepAlive = false
+      return res
     }
     const server = serve(
       {

@@ -95,6 +95,21 @@ describe('bodies on the Node entry', () => {
     expect(body.links).toBeUndefined() // exclude_links, from the second chunk
   })
 
+  it('closes the connection after a 413 instead of draining the rest of the body', async () => {
+    const { req, response } = open('POST', '/v2/applications.json', {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'Transfer-Encoding': 'chunked',
+    })
+    const closed = new Promise<void>((done) => req.once('close', () => done()))
+    req.on('error', () => {}) // the server may reset what is still being sent
+    for (let i = 0; i < 6; i++) req.write(form(16 * 1024))
+    const res = await response
+    expect(res.status).toBe(413)
+    expect(res.res.headers['connection']).toBe('close')
+    await closed // without ending the request: the server closed the connection
+    expect(req.writableEnded).toBe(false)
+  })
+
   it('answers 413 to a chunked GET body past the cap, and keeps serving others', async () => {
     const { req, response } = open('GET', '/v2/applications.xml', {
       'Transfer-Encoding': 'chunked',
