@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
 import { parseConfig } from '../../src/config'
 import { createSimulator, DEMO_KEYS } from '../../src/simulator'
+import { attemptMs, retryPolicies } from '../../src/retry'
 
 /** `hang`: the number of the upstream call that never answers (0: none). */
 function bridge(timeoutMs: number, hang: number, latencyMs = 0) {
@@ -52,5 +53,16 @@ describe('one time budget per v2 request', () => {
     expect(res.status).toBe(200)
     expect(calls()).toBe(3)
     expect(ms).toBeLessThan(900)
+  })
+
+  it('gives a read attempt at most what leaves a retry its room, and the last attempt all that is left', () => {
+    const budget = { deadline: 3000, minAttemptMs: 750 }
+    expect(attemptMs(1, retryPolicies.read, budget, 0)).toBe(1500) // keeps max(2 × 750, 3000 / 3)
+    expect(attemptMs(1, retryPolicies.read, { deadline: 30_000, minAttemptMs: 1000 }, 0)).toBe(
+      20_000
+    )
+    expect(attemptMs(3, retryPolicies.read, budget, 0)).toBe(3000)
+    expect(attemptMs(1, retryPolicies.write, budget, 0)).toBe(3000) // a write is never retried on timeout
+    expect(attemptMs(2, retryPolicies.read, budget, 2500)).toBe(500) // never less than what is left
   })
 })
