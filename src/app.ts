@@ -233,6 +233,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
       timeoutMs: config.upstreamTimeoutMs,
       partition: c.get('keyHash'),
       limits,
+      origin: c.get('origin'),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       onUpstream: (ms) => {

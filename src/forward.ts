@@ -23,6 +23,8 @@ export interface ForwardOptions {
   /** Fingerprint of the key: the partition of the limits. */
   partition: string
   limits: UpstreamLimits
+  /** v2bridge's public origin: `Link` and `Location` pointing into `base` are moved onto it. */
+  origin?: string
   fetch?: typeof fetch
   clock?: RetryClock
   onUpstream?: (ms: number) => void
@@ -111,7 +113,7 @@ export async function forward(
           } catch (err) {
             throw controller.signal.aborted ? controller.signal.reason : faultOf('network', err)
           }
-          return settle(res, await res.arrayBuffer())
+          return settle(res, await res.arrayBuffer(), (h) => onOrigin(h, options))
         }),
         timedOut,
       ])
@@ -139,7 +141,7 @@ function faultOf(which: keyof typeof forwardStatus, cause?: unknown): UpstreamFa
 }
 
 /** v2's answer as it is, but 429 and 5xx: faults the retry policy may try again, then v2 errors. */
-function settle(res: Response, bytes: ArrayBuffer): Response {
+function settle(res: Response, bytes: ArrayBuffer, rebase: (h: Headers) => Headers): Response {
   if (res.status === 429) {
     // v2 sends X-RateLimit-Reset (epoch seconds) on 429, Retry-After on overload (D-429).
     const reset = Number(res.headers.get('x-ratelimit-reset'))
@@ -156,6 +158,30 @@ function settle(res: Response, bytes: ArrayBuffer): Response {
   }
   return new Response(res.status === 204 || res.status === 304 ? null : bytes, {
     status: res.status,
-    headers: endToEnd(res.headers),
+    headers: rebase(endToEnd(res.headers)),
   })
+}
+
+/**
+ * v2's page links (and a redirect's target) name v2's own host. A client that follows them must stay
+ * on v2bridge, as it does on the routes v2bridge answers, so URLs under `base` move to the public
+ * origin's `/v2`; any other URL is left as v2 sent it.
+ */
+export function onOrigin(headers: Headers, options: Pick<ForwardOptions, 'base' | 'origin'>) {
+  if (!options.origin) return headers
+  const from = options.base.replace(/\/+$/, '')
+  const to = `${options.origin}/v2`
+  const move = (url: string) =>
+    url === from || url.startsWith(`${from}/`) || url.startsWith(`${from}?`)
+      ? to + url.slice(from.length)
+      : url
+  const link = headers.get('link')
+  if (link)
+    headers.set(
+      'link',
+      link.replace(/<([^>]*)>/g, (_, url: string) => `<${move(url)}>`)
+    )
+  const location = headers.get('location')
+  if (location) headers.set('location', move(location))
+  return headers
 }

@@ -178,6 +178,42 @@ describe('forwarded alerts endpoints', () => {
     expect(got!.headers['x-hop']).toBeUndefined()
   })
 
+  it('keeps a client that follows Link or a redirect on v2bridge, leaving other URLs alone', async () => {
+    let v2 = ''
+    const up = await recorder(
+      () =>
+        new Response('{"policies":[]}', {
+          status: 200,
+          headers: {
+            'Content-Type': 'application/json',
+            Link:
+              `<${v2}/alerts_policies.json?page=2>; rel="next", ` +
+              `<${v2}/alerts_policies.json?page=3>; rel="last", <https://docs.example/x>; rel="help"`,
+          },
+        })
+    )
+    v2 = `${up.url}/v2`
+    const base = await bridge({ V2_URL: v2 })
+    const res = await fetch(`${base}/v2/alerts_policies.json`, { headers: { 'X-Api-Key': key } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('link')).toBe(
+      `<${base}/v2/alerts_policies.json?page=2>; rel="next", ` +
+        `<${base}/v2/alerts_policies.json?page=3>; rel="last", <https://docs.example/x>; rel="help"`
+    )
+
+    const moved = await recorder(
+      () => new Response(null, { status: 301, headers: { Location: `${v2}/alerts_policies.json` } })
+    )
+    v2 = `${moved.url}/v2`
+    const other = await bridge({ V2_URL: v2 })
+    const redirect = await fetch(`${other}/v2/alerts_policies.json`, {
+      headers: { 'X-Api-Key': key },
+      redirect: 'manual',
+    })
+    expect(redirect.status).toBe(301)
+    expect(redirect.headers.get('location')).toBe(`${other}/v2/alerts_policies.json`)
+  })
+
   it('moves a GET form body into the query string, as v2 read it', async () => {
     const up = await recorder()
     const base = await bridge({ V2_URL: `${up.url}/v2` })
