@@ -68,6 +68,19 @@ export class V2Params {
 }
 
 /** Title of the 422 for a `page` that is not a number ([UNCONFIRMED] proposal: 422 for parameters). */
+/** Comma-separated (GO, AMB, REL), percent-encoded or repeated keys (PGN), `filter[id]` as an alias
+ * (D-hostids). */
+export function idList(p: V2Params, ...names: string[]): number[] | undefined {
+  const raw = names.flatMap((n) => p.list(n)).flatMap((v) => v.split(','))
+  const values = raw.map((v) => v.trim()).filter((v) => v !== '')
+  if (values.length === 0) return undefined
+  const bad = values.find((v) => !/^\d{1,15}$/.test(v))
+  if (bad !== undefined) {
+    throw new V2Error(422, `Invalid ${names[0]}: expected comma-separated integer IDs`)
+  }
+  return [...new Set(values.map(Number))]
+}
+
 export const invalidPageTitle = "Invalid 'page' parameter"
 
 /** The 1-based `page` of every paged list (D-pag): absent → 1, and 0 → 1 as Rails'

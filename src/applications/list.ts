@@ -21,7 +21,8 @@ import {
 } from './documents'
 import { cachedInsights, insightsNrql, rememberInsights, type AccountInsights } from './members'
 import { pageParam } from '../params'
-import { applicationFilters, applicationSearchQuery, nameMatches } from './plan'
+import { nameMatches } from '../entity-search'
+import { applicationFilters, applicationSearchQuery } from './plan'
 import { toV2Application } from './reshape'
 import { rememberShown } from './shown'
 

@@ -9,14 +9,13 @@
 import { gql } from 'graphql-request'
 import type { Context } from 'hono'
 import { writeAccount } from '../accounts'
-import { idList } from '../applications/plan'
 import { createName } from '../create-params'
 import { cachedDetails, detailsFrom, detailsPart, rememberDetails } from '../entity-details'
+import { entitySearchQuery, nameMatches } from '../entity-search'
 import type { Env } from '../env'
 import { V2Error } from '../errors'
 import { linkHeader } from '../link-header'
-import { quote, quoteList } from '../nrql'
-import { pageParam } from '../params'
+import { idList, pageParam } from '../params'
 import { pinnedAccount } from '../resolve'
 import { lastPage, learnPage, searchCursor, v2Id } from '../search-pages'
 
@@ -111,25 +110,15 @@ export function toV2BrowserApplication(
   }
 }
 
-export function browserSearchQuery(p: { name?: string; ids?: number[] }, accountId?: number) {
-  const clauses = [`domain = 'BROWSER'`, `type = 'APPLICATION'`]
-  if (accountId !== undefined) clauses.push(`accountId = ${quote(accountId)}`)
-  if (p.ids?.length) clauses.push(`domainId IN ${quoteList(p.ids)}`)
-  if (p.name) clauses.push(`name LIKE ${quote(`%${p.name}%`)}`)
-  return clauses.join(' AND ')
-}
-
 const kind = 'BROWSER'
+const browserKind = { domain: kind, type: 'APPLICATION' } as const
 
 export async function listBrowserApplications(c: Context<Env>) {
   const p = c.get('params')
   const page = pageParam(p)
   const name = p.get('filter[name]')?.trim() || undefined
   const ids = idList(p, 'filter[ids]', 'filter[id]')
-  const query = browserSearchQuery(
-    { ...(name ? { name } : {}), ...(ids ? { ids } : {}) },
-    pinnedAccount(c)
-  )
+  const query = entitySearchQuery(browserKind, { name, ids }, pinnedAccount(c))
   const cursor = await searchCursor(c, query, page)
   if (cursor === null) return { body: { browser_applications: [] }, link: undefined }
   const { data } = await c
@@ -138,9 +127,7 @@ export async function listBrowserApplications(c: Context<Env>) {
   const search = data.actor.entitySearch
   learnPage(c, query, page, search)
   // filter[name] is a plain case-insensitive substring (the docs' "simple string match").
-  const entities = (search?.results.entities ?? []).filter(
-    (e) => !name || e.name.toLowerCase().includes(name.toLowerCase())
-  )
+  const entities = (search?.results.entities ?? []).filter((e) => nameMatches(name, e.name))
   const missing = entities.filter((e) => !cachedDetails(c, kind, e.guid)).map((e) => e.guid)
   if (missing.length) {
     const part = detailsPart(missing, browserDetailSelection)

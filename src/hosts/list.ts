@@ -7,8 +7,7 @@
 import type { Context } from 'hono'
 import type { Env } from '../env'
 import { V2Error } from '../errors'
-import { idList } from '../applications/plan'
-import { pageParam } from '../params'
+import { idList, pageParam } from '../params'
 import { linkHeader } from '../link-header'
 import {
   applicationHostLinkTemplates,

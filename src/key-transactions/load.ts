@@ -5,6 +5,7 @@
  * a minute) come in one more request only for the entities missing from the caches.
  */
 import type { Context } from 'hono'
+import { nameMatches } from '../entity-search'
 import type { Env } from '../env'
 import { cachedDetails, detailsFrom, detailsPart, rememberDetails } from '../entity-details'
 import { V2Error } from '../errors'
@@ -27,7 +28,6 @@ import {
 import {
   keyTransactionFilters,
   keyTransactionSearchQuery,
-  nameMatches,
   summaryNrql,
   summaryWindow,
 } from './plan'
@@ -100,7 +100,7 @@ export async function listKeyTransactions(c: Context<Env>) {
     .query<ListKeyTransactionsData>(listKeyTransactionsDocument, { query, cursor: cursor ?? null })
   const search = data.actor.entitySearch
   learnPage(c, query, page, search)
-  const entities = (search?.results.entities ?? []).filter((e) => nameMatches(e.name, filters.name))
+  const entities = (search?.results.entities ?? []).filter((e) => nameMatches(filters.name, e.name))
   await fillCaches(c, entities)
   const records = entities.map((e) =>
     toV2KeyTransaction(

@@ -2,9 +2,9 @@
  * @module key-transactions/plan
  * v2 key-transaction parameters → entity-search query and summary NRQL (pure).
  */
-import { idList } from '../applications/plan'
-import { quote, quoteList } from '../nrql'
-import type { V2Params } from '../params'
+import { entitySearchQuery } from '../entity-search'
+import { quoteList } from '../nrql'
+import { idList, type V2Params } from '../params'
 
 export interface KeyTransactionFilters {
   name?: string
@@ -21,19 +21,9 @@ export function keyTransactionFilters(p: V2Params): KeyTransactionFilters {
 }
 
 /** Key transactions are domain EXT, type KEY_TRANSACTION (newrelic/entity-definitions
- * `ext-key_transaction`). `filter[name]` is v2's "simple string match, no REGEXP" (D-summary):
- * `LIKE` finds candidates, `nameMatches` keeps the plain substrings. */
+ * `ext-key_transaction`); `filter[name]` is v2's "simple string match, no REGEXP" (D-summary). */
 export function keyTransactionSearchQuery(f: KeyTransactionFilters, accountId?: number): string {
-  const clauses = [`domain = 'EXT'`, `type = 'KEY_TRANSACTION'`]
-  if (accountId !== undefined) clauses.push(`accountId = ${quote(accountId)}`)
-  if (f.ids?.length) clauses.push(`domainId IN ${quoteList(f.ids)}`)
-  if (f.name) clauses.push(`name LIKE ${quote(`%${f.name}%`)}`)
-  return clauses.join(' AND ')
-}
-
-/** Case-insensitive plain substring: `%` and `_` in the filter are characters, not wildcards. */
-export function nameMatches(name: string, filter: string | undefined): boolean {
-  return !filter || name.toLowerCase().includes(filter.toLowerCase())
+  return entitySearchQuery({ domain: 'EXT', type: 'KEY_TRANSACTION' }, f, accountId)
 }
 
 /** v2 key-transaction summaries cover the last 10 minutes (D-summary). */

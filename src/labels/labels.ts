@@ -7,13 +7,11 @@
  * search page of the key's applications, cached a minute; writes always read them fresh.
  */
 import type { Context } from 'hono'
-import { idList } from '../applications/plan'
 import { detailsFrom, detailsPart } from '../entity-details'
 import type { Env } from '../env'
 import { V2Error, titles } from '../errors'
 import { linkHeader } from '../link-header'
-import type { V2Params } from '../params'
-import { pageParam } from '../params'
+import { idList, pageParam, type V2Params } from '../params'
 import { pinnedAccount, resolveApplication } from '../resolve'
 import { lastPage, searchPageSize } from '../search-pages'
 import { gql } from 'graphql-request'

@@ -14,13 +14,12 @@ import {
   type AlertSeverity,
 } from '../../mappings/health-status'
 import { writeAccount } from '../accounts'
-import { idList } from '../applications/plan'
 import { createName } from '../create-params'
+import { entitySearchQuery, nameMatches } from '../entity-search'
 import type { Env } from '../env'
 import { V2Error } from '../errors'
 import { linkHeader } from '../link-header'
-import { quote, quoteList } from '../nrql'
-import { pageParam } from '../params'
+import { idList, pageParam } from '../params'
 import { pathId, pinnedAccount, queryOwned } from '../resolve'
 import type { EntityKind } from '../resolve-entity'
 import { lastPage, learnPage, searchCursor, v2Id } from '../search-pages'
@@ -147,23 +146,12 @@ export function toV2MobileApplication(e: MobileOutline): Record<string, unknown>
   return record
 }
 
-export function mobileSearchQuery(f: { name?: string; ids?: number[] }, accountId?: number) {
-  const clauses = [`domain = 'MOBILE'`, `type = 'APPLICATION'`]
-  if (accountId !== undefined) clauses.push(`accountId = ${quote(accountId)}`)
-  if (f.ids?.length) clauses.push(`domainId IN ${quoteList(f.ids)}`)
-  if (f.name) clauses.push(`name LIKE ${quote(`%${f.name}%`)}`)
-  return clauses.join(' AND ')
-}
-
 export async function listMobileApplications(c: Context<Env>) {
   const p = c.get('params')
   const page = pageParam(p)
   const name = p.get('filter[name]')?.trim() || undefined
   const ids = idList(p, 'filter[ids]', 'filter[id]')
-  const query = mobileSearchQuery(
-    { ...(name ? { name } : {}), ...(ids ? { ids } : {}) },
-    pinnedAccount(c)
-  )
+  const query = entitySearchQuery(mobileKind, { name, ids }, pinnedAccount(c))
   const cursor = await searchCursor(c, query, page)
   if (cursor === null) return { body: { applications: [] }, link: undefined }
   const { data } = await c
@@ -171,9 +159,7 @@ export async function listMobileApplications(c: Context<Env>) {
     .query<ListData>(listMobileApplicationsDocument, { query, cursor: cursor ?? null })
   const search = data.actor.entitySearch
   learnPage(c, query, page, search)
-  const entities = (search?.results.entities ?? []).filter(
-    (e) => !name || e.name.toLowerCase().includes(name.toLowerCase())
-  )
+  const entities = (search?.results.entities ?? []).filter((e) => nameMatches(name, e.name))
   const link = linkHeader(new URL(c.req.url), c.get('origin'), p.entries(), {
     page,
     lastPage: lastPage(search?.count),
@@ -183,7 +169,7 @@ export async function listMobileApplications(c: Context<Env>) {
 
 export async function showMobileApplication(c: Context<Env>) {
   const id = pathId(c.req.param('id'), mobileKind.notFound)
-  const query = mobileSearchQuery({ ids: [id] }, pinnedAccount(c))
+  const query = entitySearchQuery(mobileKind, { ids: [id] }, pinnedAccount(c))
   const { data } = await queryOwned<ListData>(
     c,
     mobileKind.notFound,

@@ -12,11 +12,10 @@
 import { gql } from 'graphql-request'
 import type { Context } from 'hono'
 import { defaultRole, roleByGroup } from '../../mappings/user-roles'
-import { idList } from '../applications/plan'
 import type { Env } from '../env'
 import { V2Error } from '../errors'
 import { linkHeader } from '../link-header'
-import { pageParam } from '../params'
+import { idList, pageParam } from '../params'
 import { lastPage, searchPageSize } from '../search-pages'
 
 export const usersDocument = gql`
