@@ -5,13 +5,12 @@
  * otherwise entity search finds it (`domainId = 'ID' AND domain = … AND type = …`) and it is cached
  * per key.
  */
-import { gql } from 'graphql-request'
 import type { Context } from 'hono'
 import type { Env } from './env'
 import { V2Error } from './errors'
 import type { NerdGraphResult } from './nerdgraph'
 import { quote } from './nrql'
-import { pathId, pinnedAccount, queryOwned } from './resolve'
+import { findEntity, pathId, pinnedAccount, queryOwned } from './resolve'
 
 export interface EntityKind {
   domain: string
@@ -24,25 +23,6 @@ export interface ResolvedEntity {
   id: number
   accountId: number
   guid: string
-}
-
-export const findEntityDocument = gql`
-  query FindEntity($query: String!) {
-    actor {
-      entitySearch(query: $query) {
-        results {
-          entities {
-            guid
-            accountId
-          }
-        }
-      }
-    }
-  }
-`
-
-interface FindEntityData {
-  actor: { entitySearch: { results: { entities: { guid: string; accountId: number }[] } } | null }
 }
 
 export function entityGuid(kind: EntityKind, accountId: number, id: number): string {
@@ -69,14 +49,10 @@ export async function resolveEntity(
   const cache = c.get('caches').resolved
   const hit = cache.get(c.get('keyHash'), key)
   if (hit) return { id, ...hit }
-  const { data } = await c.get('nerdgraph').query<FindEntityData>(
-    findEntityDocument,
-    {
-      query: `domainId = ${quote(id)} AND domain = ${quote(kind.domain)} AND type = ${quote(kind.type)}${pinned}`,
-    },
-    { lookup: true }
+  const found = await findEntity(
+    c,
+    `domainId = ${quote(id)} AND domain = ${quote(kind.domain)} AND type = ${quote(kind.type)}${pinned}`
   )
-  const found = data.actor.entitySearch?.results.entities[0]
   if (!found) throw new V2Error(404, kind.notFound)
   cache.set(c.get('keyHash'), key, { accountId: found.accountId, guid: found.guid })
   return { id, accountId: found.accountId, guid: found.guid }

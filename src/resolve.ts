@@ -19,8 +19,8 @@ export interface ResolvedApplication {
   guid: string
 }
 
-const findApplicationDocument = gql`
-  query FindApplication($query: String!) {
+const findEntityDocument = gql`
+  query FindEntity($query: String!) {
     actor {
       entitySearch(query: $query) {
         results {
@@ -34,7 +34,7 @@ const findApplicationDocument = gql`
   }
 `
 
-interface FindApplicationData {
+interface FindEntityData {
   actor: { entitySearch: { results: { entities: { guid: string; accountId: number }[] } } | null }
 }
 
@@ -75,6 +75,18 @@ export function pathId(raw: string | undefined, notFoundTitle: string): number {
   return Number(raw)
 }
 
+/** The first entity an entity search finds: its GUID and account. An ID lookup, which explain
+ * mode lets through (src/explain/client.ts). */
+export async function findEntity(
+  c: Context<Env>,
+  query: string
+): Promise<{ guid: string; accountId: number } | undefined> {
+  const { data } = await c
+    .get('nerdgraph')
+    .query<FindEntityData>(findEntityDocument, { query }, { lookup: true })
+  return data.actor.entitySearch?.results.entities[0]
+}
+
 /**
  * The application behind a v2 ID. With a pinned account the GUID is computed; `verify` then checks
  * the application is in that account (once per key, account and ID, cached), for routes whose
@@ -94,14 +106,10 @@ export async function resolveApplication(
   const cached = resolved.get(keyHash, cacheKey)
   if (cached) return cached
   const inAccount = accountId === undefined ? '' : ` AND accountId = ${quote(accountId)}`
-  const query = `domainId = ${quote(appId)} AND domain = 'APM' AND type = 'APPLICATION'${inAccount}`
-  const nerdgraph = c.get('nerdgraph')
-  const { data } = await nerdgraph.query<FindApplicationData>(
-    findApplicationDocument,
-    { query },
-    { lookup: true }
+  const hit = await findEntity(
+    c,
+    `domainId = ${quote(appId)} AND domain = 'APM' AND type = 'APPLICATION'${inAccount}`
   )
-  const hit = data.actor.entitySearch?.results.entities[0]
   if (!hit) throw new V2Error(404, titles.noApplication)
   const result = { appId, accountId: hit.accountId, guid: hit.guid }
   resolved.set(keyHash, cacheKey, result)
@@ -154,4 +162,4 @@ export function rememberApplication(c: Context<Env>, app: ResolvedApplication): 
   resolved.set(c.get('keyHash'), `${app.accountId}:${app.appId}`, app)
 }
 
-export const resolveDocuments = { findApplicationDocument }
+export const resolveDocuments = { findEntityDocument }

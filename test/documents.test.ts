@@ -37,7 +37,6 @@ import {
   pageExtrasDocument,
   showKeyTransactionDocument,
 } from '../src/key-transactions/documents'
-import { findEntityDocument } from '../src/resolve-entity'
 import { searchCursorDocument } from '../src/search-pages'
 import { keyCheckDocument } from '../src/servers/servers'
 import {
@@ -61,7 +60,7 @@ export const sentDocuments: Record<string, string> = {
   show: showApplicationDocument,
   hosts: hostsDocument,
   nrql: nrqlDocument,
-  findApplication: resolveDocuments.findApplicationDocument,
+  findEntity: resolveDocuments.findEntityDocument,
   metricData1: metricDataDocument(1, 0),
   metricData1Known: metricDataDocument(1, 1),
   metricData3Known: metricDataDocument(3, 1),
@@ -73,7 +72,6 @@ export const sentDocuments: Record<string, string> = {
   updateApplicationSettings: updateSettingsDocument,
   deleteApplication: deleteApplicationDocument,
   ...doctorDocuments,
-  findEntity: findEntityDocument,
   searchCursor: searchCursorDocument,
   listKeyTransactions: listKeyTransactionsDocument,
   showKeyTransaction: showKeyTransactionDocument,

@@ -9,19 +9,10 @@ import type { Env } from '../env'
 import { V2Error, titles } from '../errors'
 import { decodeGuid } from '../identity'
 import { quote } from '../nrql'
-import {
-  pinnedAccount,
-  resolveApplication,
-  resolveDocuments,
-  type ResolvedApplication,
-} from '../resolve'
+import { pinnedAccount, resolveApplication, findEntity, type ResolvedApplication } from '../resolve'
 import { recordDeployment } from './create'
 import { parseV0, v0Titles, type V0Application } from './v0'
 import type { V0Record } from './v0-render'
-
-interface FindApplicationData {
-  actor: { entitySearch: { results: { entities: { guid: string; accountId: number }[] } } | null }
-}
 
 /** An application by exact name (entity search `name = '…'`), cached per key like IDs. */
 async function byName(c: Context<Env>, name: string): Promise<ResolvedApplication | undefined> {
@@ -31,14 +22,10 @@ async function byName(c: Context<Env>, name: string): Promise<ResolvedApplicatio
   const cached = cache.get(c.get('keyHash'), cacheKey)
   if (cached) return cached
   const inAccount = accountId === undefined ? '' : ` AND accountId = ${quote(accountId)}`
-  const { data } = await c
-    .get('nerdgraph')
-    .query<FindApplicationData>(
-      resolveDocuments.findApplicationDocument,
-      { query: `name = ${quote(name)} AND domain = 'APM' AND type = 'APPLICATION'${inAccount}` },
-      { lookup: true }
-    )
-  const hit = data.actor.entitySearch?.results.entities[0]
+  const hit = await findEntity(
+    c,
+    `name = ${quote(name)} AND domain = 'APM' AND type = 'APPLICATION'${inAccount}`
+  )
   const appId = Number(hit ? decodeGuid(hit.guid)?.domainId : NaN)
   if (!hit || !Number.isSafeInteger(appId)) return undefined
   const app = { appId, accountId: hit.accountId, guid: hit.guid }

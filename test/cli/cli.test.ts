@@ -115,7 +115,7 @@ describe('v2bridge explain', () => {
     )
     expect(code).toBe(0)
     expect(t.bodies.map((b) => JSON.parse(b).query)).toEqual([
-      expect.stringMatching(/query FindApplication/),
+      expect.stringMatching(/query FindEntity/),
     ])
     expect(t.sim.stats().nrqlQueries).toBe(0)
   })

@@ -39,7 +39,7 @@ describe('explain mode', () => {
       answer: 'served',
     })
     // The usual lookup (the application's account) went upstream; the metric query did not.
-    expect(explain.lookups.map((l) => l.operation)).toEqual(['FindApplication'])
+    expect(explain.lookups.map((l) => l.operation)).toEqual(['FindEntity'])
     expect(h.sim.stats().nrqlQueries).toBe(0)
     expect(explain.nerdgraph).toHaveLength(1)
     const [planned] = explain.nerdgraph

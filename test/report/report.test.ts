@@ -58,7 +58,7 @@ describe('the migration report', () => {
       value_types: ['call_count'],
     })
     expect(Date.parse(data!.first_seen)).toBeLessThanOrEqual(Date.parse(data!.last_seen))
-    expect(data!.nerdgraph.map((d) => d.operation)).toEqual(['FindApplication', 'MetricData'])
+    expect(data!.nerdgraph.map((d) => d.operation)).toEqual(['FindEntity', 'MetricData'])
     expect(data!.nerdgraph[1]!.variables).toEqual(expect.arrayContaining(['accountId', 'q0']))
     expect(data!.nerdgraph[1]!.nrql[0]).toMatch(/^SELECT .*FROM Metric WHERE/)
     expect(data!.fields['metric_data.metrics[].name']).toBe('FACET metricTimesliceName')

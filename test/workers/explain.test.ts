@@ -17,7 +17,7 @@ describe('explain inside workerd', () => {
         fields: Record<string, string>
       }
     }
-    expect(explain.lookups.map((l) => l.operation)).toEqual(['FindApplication'])
+    expect(explain.lookups.map((l) => l.operation)).toEqual(['FindEntity'])
     expect(explain.nerdgraph[0]!.operation).toBe('MetricData')
     expect(explain.nerdgraph[0]!.nrql[0]).toMatch(/FACET metricTimesliceName/)
     expect(explain.fields['metric_data.metrics[].name']).toBe('FACET metricTimesliceName')
