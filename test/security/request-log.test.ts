@@ -98,7 +98,7 @@ describe('request log', () => {
       await fetch(`${server.url}/v2/applications.json?filter[name]=abc`, {
         headers: { 'X-Api-Key': DEMO_KEYS.one },
       })
-      await vi.waitFor(() => expect(printed).toHaveLength(1)) // written after the response
+      await vi.waitFor(() => expect(printed).toHaveLength(1), { timeout: 5_000 }) // written after the response
       const line = JSON.parse(printed[0]!) as Record<string, unknown>
       expect(line).toMatchObject({ method: 'GET', path: '/v2/applications.json', status: 502 })
       expect(printed[0]).not.toContain(DEMO_KEYS.one)
