@@ -61,8 +61,11 @@ import { alerts } from './routes/alerts'
 export interface AppOptions {
   /** Fixed configuration (Node entry, tests); otherwise read from Worker bindings. */
   config?: Config
-  /** The fetch NerdGraph calls go through (tests pass the simulator's). */
+  /** The fetch every upstream call goes through (tests pass the simulator's). */
   fetch?: typeof fetch
+  /** The fetch of NerdGraph calls when `fetch` is not given: the Node entry passes its own
+   * (src/node-transport.ts); the platform's fetch when absent. */
+  nerdgraphFetch?: typeof fetch
   /** Receives one structured line per request (src/request-log.ts); none when absent. */
   log?: RequestLog
   /** Per-key limits toward NerdGraph (src/upstream-limits.ts); tests shrink them. */
@@ -120,6 +123,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   const fingerprint = options.fingerprint ?? keyFingerprint
   const readStatic = staticReader(options.files)
   const fieldTable = fieldTableReader(readStatic)
+  const nerdgraphFetch = options.fetch ?? options.nerdgraphFetch
   // One NerdGraph client per configuration (the Worker's bindings are one object per deployment).
   const upstreams = new WeakMap<Config, Upstream>()
   const upstreamFor = (config: Config) => {
@@ -129,7 +133,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
         endpoint: config.nerdgraphUrl,
         limits,
         telemetry,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(nerdgraphFetch ? { fetch: nerdgraphFetch } : {}),
         ...(options.clock ? { clock: options.clock } : {}),
       })
       upstreams.set(config, upstream)

@@ -23,6 +23,7 @@ import type { RequestLog } from './request-log'
 import { drainOnSignals } from './shutdown'
 import { fileStore } from './report/file-store'
 import { staticFiles } from './static-content'
+import { nodeTransport } from './node-transport'
 import '../mappings/schemas' // checks the mapping tables at start-up
 
 export interface NodeServer {
@@ -47,7 +48,7 @@ export function startServer(
     metricsByDefault: true,
     ...options,
     log: afterResponse(options.log),
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    ...(fetchImpl ? { fetch: fetchImpl } : { nerdgraphFetch: nodeTransport() }),
   })
   return new Promise((resolve, reject) => {
     const fetchCallback = async (req: Request, env: HttpBindings | Http2Bindings) => {

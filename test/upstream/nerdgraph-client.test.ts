@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { V2Error } from '../../src/errors'
 import { createNerdGraph, operationOf, type NerdGraphOptions } from '../../src/nerdgraph'
 import type { RetryClock } from '../../src/retry'
 import { createUpstreamLimits } from '../../src/upstream-limits'
 import { fakeFetch, type Reply } from '../helpers/fake-fetch'
+import { closeServers, overHttp } from '../helpers/over-http'
 
 const key = 'NRAK-CLIENTTEST00000000000000'
 const read = 'query ListApplications($q: String) { actor { user { id } } }'
@@ -12,6 +13,9 @@ const ok = { body: { data: { actor: { user: { id: 1 } } } } }
 /** No pauses between attempts, so retry tests take no time. */
 const instant: RetryClock = { now: () => Date.now(), random: () => 0, sleep: async () => {} }
 
+/** How replies reach the client (the `through …` blocks below switch it). */
+let via = (f: typeof fetch) => f
+
 function client(replies: Reply[], overrides: Partial<NerdGraphOptions> = {}) {
   const upstream = fakeFetch(...replies)
   const ng = createNerdGraph({
@@ -19,7 +23,7 @@ function client(replies: Reply[], overrides: Partial<NerdGraphOptions> = {}) {
     apiKey: key,
     partition: 'p1',
     timeoutMs: 2000,
-    fetch: upstream.fetch,
+    fetch: via(upstream.fetch),
     clock: instant,
     ...overrides,
   })
@@ -49,181 +53,205 @@ describe('operationOf', () => {
   })
 })
 
-describe('retries', () => {
-  it('retries a read after a 503 and answers with the second attempt', async () => {
-    const { ng, sent } = client([{ status: 503, body: 'busy', contentType: 'text/plain' }, ok])
-    expect((await ng.query(read)).data).toEqual(ok.body.data)
-    expect(sent).toHaveLength(2)
+/** The scripted replies reach the client through fetch and through the Node entry's transport. */
+const transports: [string, (f: typeof fetch) => typeof fetch][] = [
+  ['fetch', (f) => f],
+  ['the Node transport over HTTP', overHttp],
+]
+
+describe.each(transports)('through %s', (_, transport) => {
+  beforeAll(() => void (via = transport))
+  afterAll(async () => {
+    via = (f) => f
+    await closeServers()
   })
 
-  it('gives up on a read after three attempts with 502', async () => {
-    const { ng, sent } = client([{ status: 500, body: {} }])
-    const err = await failure(ng.query(read))
-    expect(err.status).toBe(502)
-    expect(sent).toHaveLength(3)
-  })
-
-  it('retries a read after a network failure, a non-JSON body and a TIMEOUT class', async () => {
-    const timeoutClass = {
-      body: { data: null, errors: [{ message: 'x', extensions: { errorClass: 'TIMEOUT' } }] },
-    }
-    for (const first of [
-      () => Promise.reject(new TypeError('fetch failed')),
-      { body: '<html>', contentType: 'text/html' },
-      timeoutClass,
-    ] as Reply[]) {
-      const { ng, sent } = client([first, ok])
-      await ng.query(read)
+  describe('retries', () => {
+    it('retries a read after a 503 and answers with the second attempt', async () => {
+      const { ng, sent } = client([{ status: 503, body: 'busy', contentType: 'text/plain' }, ok])
+      expect((await ng.query(read)).data).toEqual(ok.body.data)
       expect(sent).toHaveLength(2)
-    }
-  })
-
-  it('does not retry a bad key or a rejected query', async () => {
-    const badKey = { status: 401, body: { errors: [{ message: 'Bad API Key' }] } }
-    const rejected = {
-      body: { data: null, errors: [{ message: 'x', extensions: { errorClass: 'INVALID_INPUT' } }] },
-    }
-    for (const reply of [badKey, rejected]) {
-      const { ng, sent } = client([reply, ok])
-      await failure(ng.query(read))
-      expect(sent).toHaveLength(1)
-    }
-  })
-
-  it('never retries a mutation after a 5xx, a network failure or a timeout class', async () => {
-    for (const reply of [
-      { status: 503, body: {} },
-      () => Promise.reject(new TypeError('fetch failed')),
-      { body: { data: null, errors: [{ message: 'x', extensions: { errorClass: 'TIMEOUT' } }] } },
-    ] as Reply[]) {
-      const { ng, sent } = client([reply, ok])
-      await failure(ng.query(write))
-      expect(sent).toHaveLength(1)
-    }
-  })
-
-  it('retries a mutation only after HTTP 429, which NerdGraph answers before running it', async () => {
-    const { ng, sent } = client([{ status: 429, body: { errors: [{ message: 'slow down' }] } }, ok])
-    await ng.query(write)
-    expect(sent).toHaveLength(2)
-  })
-
-  it('lets the caller choose the policy per call', async () => {
-    const none = client([{ status: 503, body: {} }, ok])
-    await failure(none.ng.query(read, {}, { retry: 'none' }))
-    expect(none.sent).toHaveLength(1)
-    const asRead = client([{ status: 503, body: {} }, ok])
-    await asRead.ng.query(write, {}, { retry: 'read' })
-    expect(asRead.sent).toHaveLength(2)
-  })
-
-  it('keeps every attempt and pause within the upstream timeout budget', async () => {
-    const hang = () => new Promise<Response>(() => {})
-    // Real time, no jitter: a jittered pause may leave less than an attempt's minimum, which ends
-    // the retries by design and would make the count below a matter of chance.
-    const clock: RetryClock = {
-      now: () => Date.now(),
-      random: () => 0,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    }
-    const { ng, sent } = client([hang], { timeoutMs: 600, clock })
-    const started = Date.now()
-    const err = await failure(ng.query(read))
-    expect(err.status).toBe(504)
-    // A hung attempt keeps room for a retry (src/retry.ts attemptMs); all of them end in the budget.
-    expect(Date.now() - started).toBeLessThan(900)
-    expect(sent.length).toBeGreaterThanOrEqual(2)
-    expect(sent.length).toBeLessThanOrEqual(3)
-  })
-
-  it('pauses with jitter between attempts and stops when the budget would run out', async () => {
-    const pauses: number[] = []
-    const clock: RetryClock = {
-      now: () => Date.now(),
-      random: () => 0.5,
-      sleep: async (ms) => void pauses.push(ms),
-    }
-    const { ng } = client([{ status: 502, body: {} }], { clock })
-    await failure(ng.query(read))
-    expect(pauses).toEqual([50, 100]) // half of 100·2^0 and of 100·2^1
-    pauses.length = 0
-    // 100 ms budget: a 99 ms pause plus the 25 ms an attempt needs at least would cross it.
-    const short = client([{ status: 502, body: {} }], {
-      clock: { ...clock, random: () => 0.99 },
-      timeoutMs: 100,
     })
-    await failure(short.ng.query(read))
-    expect(pauses).toEqual([])
-    expect(short.sent).toHaveLength(1)
-  })
 
-  it('answers 429 with NerdGraph’s Retry-After when it does not fit the budget', async () => {
-    const reply = async () =>
-      new Response('{"errors":[{"message":"Too many requests"}]}', {
-        status: 429,
-        headers: { 'content-type': 'application/json', 'retry-after': '30' },
-      })
-    const { ng, sent } = client([reply])
-    const err = await failure(ng.query(read))
-    expect(err.status).toBe(429)
-    expect(err.headers['Retry-After']).toBe('30')
-    expect(err.headers['X-RateLimit-Reset']).toBe(err.headers['NewRelic-OverloadProtection-Reset'])
-    expect(sent).toHaveLength(1)
-  })
-})
-
-describe('upstream faults', () => {
-  it('maps every fault to a v2 status and a title of its own, never NerdGraph’s text', async () => {
-    const secret = "NRQL near 'cust-4711'"
-    const cases: [Reply, number][] = [
-      [{ status: 401, body: { errors: [{ message: secret }] } }, 401],
-      [{ status: 403, body: { errors: [{ message: secret }] } }, 403],
-      [{ status: 429, body: { errors: [{ message: secret }] } }, 429],
-      [{ status: 500, body: { errors: [{ message: secret }] } }, 502],
-      [{ status: 502, body: `<html>${secret}</html>`, contentType: 'text/html' }, 502],
-      [{ status: 400, body: { errors: [{ message: secret }] } }, 502],
-      [{ status: 200, body: `{"data":{"actor"`, contentType: 'application/json' }, 502],
-      [{ status: 200, body: `<html>${secret}`, contentType: 'text/html' }, 502],
-      [{ status: 200, body: { data: null } }, 502],
-      [() => Promise.reject(new TypeError(secret)), 502],
-      [
-        {
-          body: {
-            data: null,
-            errors: [{ message: secret, extensions: { errorClass: 'TIMEOUT' } }],
-          },
-        },
-        504,
-      ],
-      [
-        {
-          body: {
-            data: null,
-            errors: [{ message: secret, extensions: { errorClass: 'TOO_MANY_REQUESTS' } }],
-          },
-        },
-        429,
-      ],
-    ]
-    for (const [reply, status] of cases) {
-      const { ng } = client([reply])
+    it('gives up on a read after three attempts with 502', async () => {
+      const { ng, sent } = client([{ status: 500, body: {} }])
       const err = await failure(ng.query(read))
-      expect(err.status, JSON.stringify(reply)).toBe(status)
-      expect(err.title).not.toContain('cust-4711')
-      if (status === 429) {
-        expect(err.headers['X-RateLimit-Limit']).toBe('1000')
-        expect(err.headers['Retry-After']).toMatch(/^\d+$/)
+      expect(err.status).toBe(502)
+      expect(sent).toHaveLength(3)
+    })
+
+    it('retries a read after a network failure, a non-JSON body and a TIMEOUT class', async () => {
+      const timeoutClass = {
+        body: { data: null, errors: [{ message: 'x', extensions: { errorClass: 'TIMEOUT' } }] },
       }
-    }
+      for (const first of [
+        () => Promise.reject(new TypeError('fetch failed')),
+        { body: '<html>', contentType: 'text/html' },
+        timeoutClass,
+      ] as Reply[]) {
+        const { ng, sent } = client([first, ok])
+        await ng.query(read)
+        expect(sent).toHaveLength(2)
+      }
+    })
+
+    it('does not retry a bad key or a rejected query', async () => {
+      const badKey = { status: 401, body: { errors: [{ message: 'Bad API Key' }] } }
+      const rejected = {
+        body: {
+          data: null,
+          errors: [{ message: 'x', extensions: { errorClass: 'INVALID_INPUT' } }],
+        },
+      }
+      for (const reply of [badKey, rejected]) {
+        const { ng, sent } = client([reply, ok])
+        await failure(ng.query(read))
+        expect(sent).toHaveLength(1)
+      }
+    })
+
+    it('never retries a mutation after a 5xx, a network failure or a timeout class', async () => {
+      for (const reply of [
+        { status: 503, body: {} },
+        () => Promise.reject(new TypeError('fetch failed')),
+        { body: { data: null, errors: [{ message: 'x', extensions: { errorClass: 'TIMEOUT' } }] } },
+      ] as Reply[]) {
+        const { ng, sent } = client([reply, ok])
+        await failure(ng.query(write))
+        expect(sent).toHaveLength(1)
+      }
+    })
+
+    it('retries a mutation only after HTTP 429, which NerdGraph answers before running it', async () => {
+      const { ng, sent } = client([
+        { status: 429, body: { errors: [{ message: 'slow down' }] } },
+        ok,
+      ])
+      await ng.query(write)
+      expect(sent).toHaveLength(2)
+    })
+
+    it('lets the caller choose the policy per call', async () => {
+      const none = client([{ status: 503, body: {} }, ok])
+      await failure(none.ng.query(read, {}, { retry: 'none' }))
+      expect(none.sent).toHaveLength(1)
+      const asRead = client([{ status: 503, body: {} }, ok])
+      await asRead.ng.query(write, {}, { retry: 'read' })
+      expect(asRead.sent).toHaveLength(2)
+    })
+
+    it('keeps every attempt and pause within the upstream timeout budget', async () => {
+      const hang = () => new Promise<Response>(() => {})
+      // Real time, no jitter: a jittered pause may leave less than an attempt's minimum, which ends
+      // the retries by design and would make the count below a matter of chance.
+      const clock: RetryClock = {
+        now: () => Date.now(),
+        random: () => 0,
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      }
+      const { ng, sent } = client([hang], { timeoutMs: 600, clock })
+      const started = Date.now()
+      const err = await failure(ng.query(read))
+      expect(err.status).toBe(504)
+      // A hung attempt keeps room for a retry (src/retry.ts attemptMs); all of them end in the budget.
+      expect(Date.now() - started).toBeLessThan(900)
+      expect(sent.length).toBeGreaterThanOrEqual(2)
+      expect(sent.length).toBeLessThanOrEqual(3)
+    })
+
+    it('pauses with jitter between attempts and stops when the budget would run out', async () => {
+      const pauses: number[] = []
+      const clock: RetryClock = {
+        now: () => Date.now(),
+        random: () => 0.5,
+        sleep: async (ms) => void pauses.push(ms),
+      }
+      const { ng } = client([{ status: 502, body: {} }], { clock })
+      await failure(ng.query(read))
+      expect(pauses).toEqual([50, 100]) // half of 100·2^0 and of 100·2^1
+      pauses.length = 0
+      // 100 ms budget: a 99 ms pause plus the 25 ms an attempt needs at least would cross it.
+      const short = client([{ status: 502, body: {} }], {
+        clock: { ...clock, random: () => 0.99 },
+        timeoutMs: 100,
+      })
+      await failure(short.ng.query(read))
+      expect(pauses).toEqual([])
+      expect(short.sent).toHaveLength(1)
+    })
+
+    it('answers 429 with NerdGraph’s Retry-After when it does not fit the budget', async () => {
+      const reply = async () =>
+        new Response('{"errors":[{"message":"Too many requests"}]}', {
+          status: 429,
+          headers: { 'content-type': 'application/json', 'retry-after': '30' },
+        })
+      const { ng, sent } = client([reply])
+      const err = await failure(ng.query(read))
+      expect(err.status).toBe(429)
+      expect(err.headers['Retry-After']).toBe('30')
+      expect(err.headers['X-RateLimit-Reset']).toBe(
+        err.headers['NewRelic-OverloadProtection-Reset']
+      )
+      expect(sent).toHaveLength(1)
+    })
   })
 
-  it('fails the whole call on TOO_MANY_REQUESTS even beside data', async () => {
-    const body = {
-      data: { actor: { user: { id: 1 } } },
-      errors: [{ message: 'x', path: ['actor'], extensions: { errorClass: 'TOO_MANY_REQUESTS' } }],
-    }
-    const { ng } = client([{ body }])
-    expect((await failure(ng.query(read, {}, { partial: 'tolerate' }))).status).toBe(429)
+  describe('upstream faults', () => {
+    it('maps every fault to a v2 status and a title of its own, never NerdGraph’s text', async () => {
+      const secret = "NRQL near 'cust-4711'"
+      const cases: [Reply, number][] = [
+        [{ status: 401, body: { errors: [{ message: secret }] } }, 401],
+        [{ status: 403, body: { errors: [{ message: secret }] } }, 403],
+        [{ status: 429, body: { errors: [{ message: secret }] } }, 429],
+        [{ status: 500, body: { errors: [{ message: secret }] } }, 502],
+        [{ status: 502, body: `<html>${secret}</html>`, contentType: 'text/html' }, 502],
+        [{ status: 400, body: { errors: [{ message: secret }] } }, 502],
+        [{ status: 200, body: `{"data":{"actor"`, contentType: 'application/json' }, 502],
+        [{ status: 200, body: `<html>${secret}`, contentType: 'text/html' }, 502],
+        [{ status: 200, body: { data: null } }, 502],
+        [() => Promise.reject(new TypeError(secret)), 502],
+        [
+          {
+            body: {
+              data: null,
+              errors: [{ message: secret, extensions: { errorClass: 'TIMEOUT' } }],
+            },
+          },
+          504,
+        ],
+        [
+          {
+            body: {
+              data: null,
+              errors: [{ message: secret, extensions: { errorClass: 'TOO_MANY_REQUESTS' } }],
+            },
+          },
+          429,
+        ],
+      ]
+      for (const [reply, status] of cases) {
+        const { ng } = client([reply])
+        const err = await failure(ng.query(read))
+        expect(err.status, JSON.stringify(reply)).toBe(status)
+        expect(err.title).not.toContain('cust-4711')
+        if (status === 429) {
+          expect(err.headers['X-RateLimit-Limit']).toBe('1000')
+          expect(err.headers['Retry-After']).toMatch(/^\d+$/)
+        }
+      }
+    })
+
+    it('fails the whole call on TOO_MANY_REQUESTS even beside data', async () => {
+      const body = {
+        data: { actor: { user: { id: 1 } } },
+        errors: [
+          { message: 'x', path: ['actor'], extensions: { errorClass: 'TOO_MANY_REQUESTS' } },
+        ],
+      }
+      const { ng } = client([{ body }])
+      expect((await failure(ng.query(read, {}, { partial: 'tolerate' }))).status).toBe(429)
+    })
   })
 })
 

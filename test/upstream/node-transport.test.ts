@@ -1,0 +1,118 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
+import { afterEach, describe, expect, it } from 'vitest'
+import { nodeTransport } from '../../src/node-transport'
+
+let server: Server | undefined
+afterEach(async () => {
+  server?.closeAllConnections()
+  await new Promise((done) => (server ? server.close(done) : done(undefined)))
+  server = undefined
+})
+
+/** A loopback server; resolves its `/graphql` URL and counts the connections it accepted. */
+async function serve(handler: (req: IncomingMessage, body: string, res: ServerResponse) => void) {
+  const stats = { connections: 0 }
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => handler(req, Buffer.concat(chunks).toString(), res))
+  })
+  server.on('connection', () => stats.connections++)
+  await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done))
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  return { url: `http://127.0.0.1:${port}/graphql`, stats }
+}
+
+const post = (body: string, signal?: AbortSignal) => ({
+  method: 'POST',
+  headers: new Headers({ 'Content-Type': 'application/json', 'API-Key': 'NRAK-T' }),
+  body,
+  ...(signal ? { signal } : {}),
+})
+
+describe('the Node transport to NerdGraph', () => {
+  it('posts the body with its headers, a length and the codings it reads', async () => {
+    let seen: { headers: IncomingMessage['headers']; body: string; method?: string } | undefined
+    const { url } = await serve((req, body, res) => {
+      seen = { headers: req.headers, body, method: req.method }
+      res.writeHead(207, 'Odd', { 'Content-Type': 'application/json', 'Retry-After': '7' })
+      res.end('{"data":{"é":1}}')
+    })
+    const answer = await nodeTransport()(url, post('{"query":"{ actor { user { id } } }"}'))
+    expect(seen?.method).toBe('POST')
+    expect(seen?.body).toBe('{"query":"{ actor { user { id } } }"}')
+    expect(seen?.headers['api-key']).toBe('NRAK-T')
+    expect(seen?.headers['content-type']).toBe('application/json')
+    expect(seen?.headers['content-length']).toBe('37')
+    expect(seen?.headers['accept-encoding']).toBe('gzip, deflate, br')
+    expect([answer.status, answer.ok, answer.statusText]).toEqual([207, true, 'Odd'])
+    expect(answer.headers.get('retry-after')).toBe('7')
+    expect(answer.headers.get('X-Missing')).toBeNull()
+    expect(await answer.text()).toBe('{"data":{"é":1}}')
+  })
+
+  it('decodes gzip, deflate and brotli answers', async () => {
+    const text = JSON.stringify({ data: { rows: Array.from({ length: 500 }, (_, i) => i) } })
+    const coded: Record<string, Buffer> = {
+      gzip: gzipSync(text),
+      deflate: deflateSync(text),
+      br: brotliCompressSync(text),
+    }
+    const { url } = await serve((req, _body, res) => {
+      const coding = String(req.headers['x-coding'])
+      res.writeHead(200, { 'Content-Encoding': coding }).end(coded[coding])
+    })
+    const send = nodeTransport()
+    for (const coding of Object.keys(coded)) {
+      const init = post('{}')
+      init.headers.set('x-coding', coding)
+      expect(await (await send(url, init)).text(), coding).toBe(text)
+    }
+  })
+
+  it('keeps one connection alive for calls one after another', async () => {
+    const { url, stats } = await serve((_req, _body, res) => res.end('{"data":{}}'))
+    const send = nodeTransport()
+    for (let i = 0; i < 5; i++)
+      expect(await (await send(url, post('{}'))).text()).toBe('{"data":{}}')
+    expect(stats.connections).toBe(1)
+  })
+
+  it('rejects with the signal’s reason when aborted before or while waiting', async () => {
+    const { url } = await serve((_req, _body, res) => res.writeHead(200).write('{"data":'))
+    const send = nodeTransport()
+    const reason = new Error('deadline')
+    const gone = AbortSignal.abort(reason)
+    await expect(send(url, post('{}', gone))).rejects.toBe(reason)
+    const controller = new AbortController()
+    const pending = send(url, post('{}', controller.signal))
+    setTimeout(() => controller.abort(reason), 50)
+    await expect(pending).rejects.toBe(reason)
+  })
+
+  it('rejects when the answer is cut off or nobody listens', async () => {
+    const { url } = await serve((req, _body, res) => {
+      res.writeHead(200, { 'Content-Length': '100' }).write('{"data":')
+      setTimeout(() => req.socket.destroy(), 20)
+    })
+    const send = nodeTransport()
+    await expect(send(url, post('{}'))).rejects.toThrow()
+    await expect(send('http://127.0.0.1:1/graphql', post('{}'))).rejects.toThrow()
+  })
+
+  it('leaves a Request object or a streamed body to the fallback fetch', async () => {
+    const calls: unknown[] = []
+    const fallback = (async (input: RequestInfo | URL) => {
+      calls.push(input)
+      return new Response('fallback')
+    }) as typeof fetch
+    const send = nodeTransport(fallback)
+    const request = new Request('http://127.0.0.1:1/graphql')
+    expect(await (await send(request)).text()).toBe('fallback')
+    const stream = new ReadableStream({ start: (c) => c.close() })
+    expect(await (await send('http://127.0.0.1:1/x', { body: stream })).text()).toBe('fallback')
+    expect(calls).toHaveLength(2)
+  })
+})
