@@ -21,20 +21,53 @@ export function round3(value: number): number {
   if (value === 0) return 0
   const a = Math.abs(value)
   const e = Math.floor(Math.log10(a))
-  let rounded: number
   if (e > 24 || e < -20) return exact(value)
-  if (e >= 2) {
-    const unit = pow10[e - 2 + 24]! // an exact integer up to 1e22
-    const q = a / unit
-    if (Math.abs(q - Math.floor(q) - 0.5) < tieMargin || unit > 1e22) return exact(value)
-    rounded = Math.round(q) * unit
-  } else {
-    const scale = pow10[2 - e + 24]!
-    const q = a * scale
-    if (Math.abs(q - Math.floor(q) - 0.5) < tieMargin) return exact(value)
-    rounded = Math.round(q) / scale
-  }
+  const m = mantissa3(a, e)
+  if (m < 0) return exact(value)
+  // An exact integer times an exact power of ten (up to 1e22): one IEEE rounding, as the decimal.
+  const rounded = e >= 2 ? m * pow10[e - 2 + 24]! : m / pow10[2 - e + 24]!
   return value < 0 ? -rounded : rounded
+}
+
+/**
+ * `JSON.stringify(round3(value))` without the generic double-to-text conversion. `round3` gives the
+ * double nearest to `m × 10^(e−2)` (m a 3-digit integer), whose shortest round-trip text is m's
+ * digits placed by ECMA-262 Number::toString (a plain decimal from 1e-6 up to 1e21); the texts come
+ * from tables indexed by m. Exponent forms and near-ties take `JSON.stringify(round3(value))`.
+ * @example round3Json(0.36412) // '0.364'; round3Json(99770) // '99800'; round3Json(NaN) // '0'
+ */
+export function round3Json(value: number): string {
+  if (!Number.isFinite(value) || value === 0) return '0'
+  const a = Math.abs(value)
+  let e = Math.floor(Math.log10(a))
+  let m = e > 18 || e < -7 ? -1 : mantissa3(a, e)
+  if (m < 0) return generic(value)
+  if (m === 1000) ((m = 100), e++)
+  const n = e + 1 // the text's digits before the point: |value| = 0.ddd × 10^n
+  let text: string
+  if (n > 2) text = digits[m]! + zeros[n - 3]!
+  else if (n > 0) text = (n === 1 ? oneWhole : twoWhole)[m]!
+  else if (n > -6) text = leads[-n]! + significant[m]!
+  else return generic(value)
+  return value < 0 ? `-${text}` : text
+}
+
+/** Near 1.8e308 `round3` gives Infinity, which JSON writes as `null`. */
+const generic = (value: number) => JSON.stringify(round3(value))
+
+const zeros = Array.from({ length: 20 }, (_, i) => '0'.repeat(i))
+/** `0.`, `0.0`, … `0.00000`: the text before the digits of a value under 1. */
+const leads = zeros.slice(0, 6).map((z) => `0.${z}`)
+/** Per mantissa 100…999: its digits, without trailing zeros, and as `d.dd` and `dd.d` (trimmed). */
+const digits = Array.from({ length: 1000 }, (_, m) => String(m))
+const significant = digits.map((d) => d.replace(/0+$/, ''))
+const oneWhole = digits.map((d) => `${d[0]}.${d.slice(1)}`.replace(/\.?0+$/, ''))
+const twoWhole = digits.map((d) => `${d.slice(0, 2)}.${d[2]}`.replace(/\.?0+$/, ''))
+
+/** The 3-digit integer mantissa of `a` (in 10^e…10^(e+1)), or −1 when a tie is too close to call. */
+function mantissa3(a: number, e: number): number {
+  const q = e >= 2 ? a / pow10[e - 2 + 24]! : a * pow10[2 - e + 24]!
+  return Math.abs(q - Math.floor(q) - 0.5) < tieMargin ? -1 : Math.round(q)
 }
 
 function exact(value: number): number {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { round3 } from '../src/numbers'
+import { round3, round3Json } from '../src/numbers'
 
 const reference = (v: number) => Number(v.toPrecision(3))
 
@@ -44,6 +44,51 @@ describe('round3', () => {
           const v = m * 10 ** e
           expect(round3(v)).toBe(reference(v))
           expect(round3(-v)).toBe(reference(-v))
+        }
+      ),
+      { numRuns: 20_000 }
+    )
+  })
+})
+
+describe('round3Json', () => {
+  const json = (v: number) => JSON.stringify(round3(v))
+
+  it.each([
+    [0.36412, '0.364'],
+    [99770, '99800'],
+    [-6.987, '-6.99'],
+    [999.7, '1000'],
+    [0.0000123456, '0.0000123'],
+    [1.234e-7, '1.23e-7'],
+    [9.996e20, '1e+21'],
+    [1.23456e19, '12300000000000000000'],
+    [-0, '0'],
+    [Number.NaN, '0'],
+    [Number.MAX_VALUE, 'null'], // round3 gives Infinity there
+  ])('writes %d as %s', (value, text) => {
+    expect(round3Json(value)).toBe(text)
+    expect(round3Json(value)).toBe(json(value))
+  })
+
+  it('is JSON.stringify(round3(v)) for any double', () => {
+    fc.assert(
+      fc.property(fc.double(), (v) => {
+        expect(round3Json(v)).toBe(json(v))
+      }),
+      { numRuns: 20_000 }
+    )
+  })
+
+  it('is JSON.stringify(round3(v)) for decimals with few digits, around ties and powers of ten', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9_999_999 }),
+        fc.integer({ min: -14, max: 22 }),
+        (m, e) => {
+          const v = m * 10 ** e
+          expect(round3Json(v)).toBe(json(v))
+          expect(round3Json(-v)).toBe(json(-v))
         }
       ),
       { numRuns: 20_000 }

@@ -1,0 +1,208 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { formulas, type Inputs } from '../../mappings/value-types'
+import { metricFamilies } from '../../mappings/metric-families'
+import type { MetricDataData } from '../../src/metrics/documents'
+import { planMetricData, type MetricDataPlan, type ValueRead } from '../../src/metrics/plan'
+import { toV2MetricData } from '../../src/metrics/reshape'
+import { round3 } from '../../src/numbers'
+import { renderJson } from '../../src/render/json'
+import { renderXml } from '../../src/render/xml'
+import { formatTime, resolveTimeRange, slicesOf } from '../../src/time-range'
+
+type Row = Record<string, unknown>
+
+/** The object path as it was before issue 16 (one closure per value, a `reduce` per scaled value):
+ * the written JSON must be `JSON.stringify` of exactly this. */
+function reference(plan: MetricDataPlan, data: MetricDataData) {
+  const rowsByName = new Map<string, (Row | undefined)[]>()
+  const { start, sliceMs, summarize } = plan.range
+  plan.nrql.forEach((_, q) => {
+    for (const row of data.actor.account?.[`q${q}`]?.results ?? []) {
+      const name = row['metricTimesliceName'] ?? row['facet']
+      if (typeof name !== 'string') continue
+      const slots = rowsByName.get(name) ?? []
+      rowsByName.set(name, slots)
+      const begin = row['beginTimeSeconds']
+      const index =
+        summarize || typeof begin !== 'number' ? 0 : Math.round((begin * 1000 - start) / sliceMs)
+      if (index >= 0) slots[index] = row
+    }
+  })
+  const known = new Set<string>(plan.known ?? [])
+  plan.knownNrql.forEach((_, k) => {
+    const list = data.actor.account?.[`k${k}`]?.results?.[0]?.['names']
+    if (Array.isArray(list)) for (const n of list) if (typeof n === 'string') known.add(n)
+  })
+  const slices = slicesOf(plan.range).map((s) => ({
+    from: formatTime(s.from),
+    to: formatTime(s.to),
+  }))
+  const isFound = (name: string) => rowsByName.has(name) || known.has(name)
+  const found = plan.metrics.filter((m) => isFound(m.name))
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null)
+  const read = (r: ValueRead, row: Row): number | null => {
+    if ('alias' in r)
+      return (r.scale ?? []).reduce<number | null>((n, f) => n && n * f, num(row[r.alias]))
+    const inputs: Inputs = { count: 0, total: 0, totalExclusive: 0, sumOfSquares: 0 }
+    for (const [input, alias] of Object.entries(r.inputs))
+      inputs[input as keyof Inputs] = num(row[alias]) ?? 0
+    return formulas[r.formula](inputs)
+  }
+  const values = (reads: ValueRead[], row: Row | undefined) => {
+    const out: Record<string, number> = {}
+    for (const r of reads) {
+      const exact = plan.raw || r.count
+      out[r.value] = row === undefined ? 0 : exact ? (read(r, row) ?? 0) : round3(read(r, row) ?? 0)
+    }
+    return out
+  }
+  return {
+    metric_data: {
+      from: formatTime(plan.range.from),
+      to: formatTime(plan.range.to),
+      metrics_not_found: plan.metrics.filter((m) => !isFound(m.name)).map((m) => m.name),
+      metrics_found: found.map((m) => m.name),
+      metrics: found.map((m) => ({
+        name: m.name,
+        timeslices: slices.map((s, i) => ({
+          ...s,
+          values: values(m.values, rowsByName.get(m.name)?.[i]),
+        })),
+      })),
+    },
+  }
+}
+
+const now = Date.parse('2026-03-10T12:00:00Z')
+/** One name of every family (its names, else a prefix), and names JSON must escape. */
+const namePool = [
+  ...metricFamilies.map((f) => f.names[0] ?? `${f.prefixes[0]}Some/thing`),
+  'WebTransaction/Uri/é "quoted" \\ back\nslash',
+  'Custom/\u2028line',
+]
+const valuePool = [
+  'call_count',
+  'average_response_time',
+  'calls_per_minute',
+  'standard_deviation',
+  'score',
+  's',
+  'threshold',
+  'used_bytes_by_host',
+  'percent',
+  'error_count',
+  'no_such_value',
+]
+/** Numbers a NerdGraph row may carry, and what else a column may hold. */
+const cell = fc.oneof(
+  fc.double(),
+  fc.double({ min: -1e-5, max: 1e-5 }),
+  fc.integer({ min: -1e6, max: 1e9 }),
+  fc.constantFrom(0, -0, 1e21, 9.995e20, 1e-7, 999.5, 0.0009995, Number.MAX_VALUE, NaN, Infinity),
+  fc.constantFrom(null, undefined, '12', true)
+)
+
+const call = fc.record({
+  names: fc.uniqueArray(fc.constantFrom(...namePool), { minLength: 1, maxLength: 6 }),
+  values: fc.option(fc.array(fc.constantFrom(...valuePool), { maxLength: 6 }), { nil: null }),
+  raw: fc.boolean(),
+  summarize: fc.boolean(),
+  minutes: fc.integer({ min: 1, max: 8 }),
+  known: fc.option(fc.array(fc.constantFrom(...namePool)), { nil: null }),
+  seed: fc.array(
+    fc.tuple(
+      fc.nat(20),
+      fc.integer({ min: -2, max: 10 }),
+      fc.array(cell, { minLength: 12, maxLength: 12 })
+    ),
+    { maxLength: 40 }
+  ),
+})
+
+type Call = typeof call extends fc.Arbitrary<infer T> ? T : never
+
+function callOf(c: Call) {
+  const to = Date.parse('2026-03-10T11:00:00Z')
+  const range = resolveTimeRange(
+    {
+      from: new Date(to - c.minutes * 60_000).toISOString(),
+      to: new Date(to).toISOString(),
+      summarize: c.summarize,
+    },
+    now
+  )
+  const plan = planMetricData(
+    { now, names: c.names, values: c.values, range, raw: c.raw },
+    { accountId: 1, guid: 'G' },
+    c.known === null ? null : new Set(c.known)
+  )
+  const aliases = [
+    ...new Set(
+      plan.metrics.flatMap((m) =>
+        m.values.flatMap((v) => ('alias' in v ? [v.alias] : Object.values(v.inputs)))
+      )
+    ),
+  ]
+  const rows = c.seed.map(([n, minute, cells]) => {
+    const row: Row = {
+      facet: n === 20 ? ['Apdex', 'host'] : namePool[n % namePool.length],
+      metricTimesliceName: n < 18 ? namePool[n % namePool.length] : undefined,
+    }
+    if (minute >= -1) row['beginTimeSeconds'] = (range.start + minute * range.sliceMs) / 1000
+    aliases.forEach((a, i) => (row[a] = cells[i % cells.length]))
+    return row
+  })
+  const account: NonNullable<MetricDataData['actor']['account']> = {}
+  plan.nrql.forEach(
+    (_, q) => (account[`q${q}`] = { results: rows.filter((_, i) => i % plan.nrql.length === q) })
+  )
+  if (plan.knownNrql.length)
+    account['k0'] = { results: [{ names: c.names.filter((_, i) => i % 2) }] }
+  return { plan, data: { actor: { account } } }
+}
+
+describe('metric data JSON written in one pass (issue 16)', () => {
+  it('is JSON.stringify of the v2 object for any answer, names, values, raw and slices', () => {
+    fc.assert(
+      fc.property(call, (c) => {
+        const { plan, data } = callOf(c)
+        const body = toV2MetricData(plan, data)
+        const expected = JSON.stringify(reference(plan, data))
+        expect(renderJson(body)).toBe(expected)
+        expect(JSON.stringify(body)).toBe(expected)
+      }),
+      { numRuns: 1_500 }
+    )
+  })
+
+  it('leaves the XML answer as the v2 object renders it', () => {
+    fc.assert(
+      fc.property(call, (c) => {
+        const { plan, data } = callOf(c)
+        expect(renderXml(toV2MetricData(plan, data))).toBe(renderXml(reference(plan, data)))
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it('writes a value asked twice once, at its first place', () => {
+    const range = resolveTimeRange(
+      { from: '2026-03-10T10:58:00Z', to: '2026-03-10T11:00:00Z', summarize: true },
+      now
+    )
+    const plan = planMetricData(
+      {
+        now,
+        names: ['HttpDispatcher'],
+        values: ['call_count', 'calls_per_minute', 'call_count'],
+        range,
+        raw: false,
+      },
+      { accountId: 1, guid: 'G' },
+      new Set(['HttpDispatcher'])
+    )
+    const text = renderJson(toV2MetricData(plan, { actor: { account: { q0: { results: [] } } } }))
+    expect(text).toContain('"values":{"call_count":0,"calls_per_minute":0}')
+  })
+})
