@@ -3,14 +3,17 @@
  * One server of `npm run bench:overhead`, in its own process: `upstream` (the canned NerdGraph),
  * `bridge` (v2bridge's Node entry, request lines on stdout as in production) or `bare` (a Hono
  * handler that forwards the GraphQL body v2bridge would send and answers NerdGraph's bytes as they
- * come). Reports its URL to the parent over IPC, and answers `{ drain: true }` once no request is
- * in flight (a run's connections close with requests still being worked on).
+ * come, through the global fetch; with `BENCH_BARE=node` through v2bridge's own Node transport,
+ * src/node-transport.ts, so both pay the same for the upstream call). Reports its URL to the parent
+ * over IPC, and answers `{ drain: true }` once no request is in flight (a run's connections close
+ * with requests still being worked on).
  */
 import { serve } from '@hono/node-server'
 import type { Server } from 'node:http'
 import { Hono } from 'hono'
 import { parseConfig } from '../src/config'
 import { startServer } from '../src/node'
+import { nodeTransport } from '../src/node-transport'
 import { startCannedUpstream } from './canned-upstream'
 
 const [role, upstream] = process.argv.slice(2)
@@ -49,15 +52,17 @@ if (role === 'upstream') {
     bodies.set(m.path, m.body)
     send({ ok: m.path })
   })
+  const viaNode = process.env['BENCH_BARE'] === 'node'
+  const post = viaNode ? nodeTransport() : fetch
   const app = new Hono()
   app.get('*', async (c) => {
     const url = new URL(c.req.url)
-    const res = await fetch(`${upstream}/graphql`, {
+    const res = await post(`${upstream}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'API-Key': c.req.header('x-api-key') ?? '' },
       body: bodies.get(url.pathname + url.search) ?? '{}',
     })
-    return new Response(res.body, {
+    return new Response(viaNode ? await res.text() : res.body, {
       status: res.status,
       headers: { 'content-type': 'application/json; charset=utf-8' },
     })

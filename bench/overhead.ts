@@ -6,7 +6,8 @@
  * shape at concurrency 1, 10 and 100; each connection has its own key, so no two in-flight requests
  * are coalesced. Prints the medians over rounds of req/s, p50 and p99, and of the per-round ratio
  * v2bridge / passthrough. Figures, not pass/fail: run it on a quiet machine. `BENCH_CASES=0,2`
- * picks cases by index.
+ * picks cases by index; `BENCH_BARE=node` gives the passthrough v2bridge's Node transport instead
+ * of the global fetch (bench/overhead-server.ts).
  *
  * Fair to both: before every round the passthrough is given the GraphQL body v2bridge sends at that
  * moment (its known-names NRQL ends on the current minute, so the body changes every minute and the
@@ -100,7 +101,8 @@ try {
     return run
   }
   console.log(
-    `bench:overhead — ${seconds} s per run, ${rounds} interleaved rounds, load average ` +
+    `bench:overhead — ${seconds} s per run, ${rounds} interleaved rounds, passthrough over ` +
+      `${process.env['BENCH_BARE'] === 'node' ? 'node:http (BENCH_BARE=node)' : 'the global fetch'}, load average ` +
       `${loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')} at start`
