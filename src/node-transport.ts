@@ -57,13 +57,17 @@ class Answer {
 
 /**
  * A fetch for NerdGraph calls: string or byte bodies over node:http(s) with one keep-alive pool per
- * transport; anything else (a `Request` object, a streamed body) goes to the global fetch.
+ * transport; anything else (a `Request` object, a streamed body) goes to the global fetch. A
+ * connection idle for `idleMs` is closed, as undici's `keepAliveTimeout` (4 s) does, so a call
+ * rarely meets one the server is closing; Node's agent shortens it further to a server's
+ * `Keep-Alive: timeout` hint (Node docs, http.Agent).
  */
-export function nodeTransport(fallback: typeof fetch = globalThis.fetch): typeof fetch {
-  const agents = {
-    'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
-    'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
-  }
+export function nodeTransport(
+  fallback: typeof fetch = globalThis.fetch,
+  idleMs = 4000
+): typeof fetch {
+  const settings = { keepAlive: true, scheduling: 'lifo', timeout: idleMs } as const
+  const agents = { 'http:': new http.Agent(settings), 'https:': new https.Agent(settings) }
   const send = (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const body = init.body ?? ''
     if (input instanceof Request || (typeof body !== 'string' && !(body instanceof Uint8Array))) {

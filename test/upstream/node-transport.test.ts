@@ -80,6 +80,20 @@ describe('the Node transport to NerdGraph', () => {
     expect(stats.connections).toBe(1)
   })
 
+  it('closes a connection idle past its limit and opens a new one for the next call', async () => {
+    const { url, stats } = await serve((_req, _body, res) => res.end('{"data":{}}'))
+    const send = nodeTransport(fetch, 100)
+    await (await send(url, post('{}'))).text()
+    await new Promise((done) => setTimeout(done, 250))
+    expect(await (await send(url, post('{}'))).text()).toBe('{"data":{}}')
+    expect(stats.connections).toBe(2)
+  })
+
+  it('waits for an answer slower than the idle limit', async () => {
+    const { url } = await serve((_req, _body, res) => void setTimeout(() => res.end('{}'), 250))
+    expect(await (await nodeTransport(fetch, 100)(url, post('{}'))).text()).toBe('{}')
+  })
+
   it('rejects with the signal’s reason when aborted before or while waiting', async () => {
     const { url } = await serve((_req, _body, res) => res.writeHead(200).write('{"data":'))
     const send = nodeTransport()
