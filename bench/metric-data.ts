@@ -6,6 +6,8 @@
 import type { MetricDataData } from '../src/metrics/documents'
 import { planMetricData } from '../src/metrics/plan'
 import { toV2MetricData } from '../src/metrics/reshape'
+import { renderJson } from '../src/render/json'
+import { renderXml } from '../src/render/xml'
 import { resolveTimeRange } from '../src/time-range'
 import { tenNames } from './cases'
 
@@ -46,5 +48,5 @@ console.log(
 time('plan (10 names, all values)', 20_000, () =>
   planMetricData({ now: 0, names, values: null, range, raw: false }, scope)
 )
-time('reshape (10 names × 60 slices)', 2_000, () => toV2MetricData(plan, data))
-time('reshape + JSON.stringify', 2_000, () => JSON.stringify(toV2MetricData(plan, data)))
+time('reshape + JSON (10 names × 60 slices)', 2_000, () => renderJson(toV2MetricData(plan, data)))
+time('reshape + XML', 500, () => renderXml(toV2MetricData(plan, data)))

@@ -9,17 +9,14 @@
  * splits it per metric, `TIMESERIES` per slice (D-nrql). Over 2000 names (the FACET cap) a family's
  * names are split further; every query is an alias of the same document.
  */
-import {
-  nrqlInputs,
-  type FormulaName,
-  type InputName,
-  type ValueType,
-} from '../../mappings/value-types'
-import { quote, quoteList } from '../nrql'
+import type { FormulaName, InputName, ValueType } from '../../mappings/value-types'
+import { quote } from '../nrql'
 import type { TimeRange } from '../time-range'
+import { columnsOf } from './columns'
 import { metricDataDocument, metricNamesDocument } from './documents'
-import { defaultTables, definitionOf, familyOf, valuesFor, type Tables } from './families'
-import type { MetricFamily } from '../../mappings/metric-families'
+import { defaultTables, type Tables } from './families'
+
+export { namesPerQuery, scaled } from './columns'
 
 /** Where the data comes from: an application, optionally one host or one agent instance. */
 export interface MetricScope {
@@ -45,7 +42,7 @@ export interface MetricDataRequest {
 
 /** How one v2 value is read from a result row. */
 export type ValueRead =
-  /** `scale`: constants the column is multiplied by, in order (`scaled` below). */
+  /** `scale`: constants the column is multiplied by, in order (`scaled`, src/metrics/columns.ts). */
   | { value: ValueType; count: boolean; alias: string; scale?: number[] }
   | {
       value: ValueType
@@ -68,10 +65,6 @@ export interface MetricDataPlan {
   raw: boolean
 }
 
-/** NRQL FACET returns at most 2000 groups with `LIMIT MAX` (New Relic docs "NRQL syntax, clauses,
- * and functions"). */
-export const namesPerQuery = 2000
-
 /**
  * `known`: the scope's metric names when the cache has them. A requested name with no data in the
  * range but among the scope's metric names is found, with zero values (docs "Extract metric
@@ -84,39 +77,14 @@ export function planMetricData(
   known: ReadonlySet<string> | null = null,
   tables: Tables = defaultTables
 ): MetricDataPlan {
-  // One NRQL per metric family, with only that family's select list: no row carries a column
-  // another family asked for. Names past the FACET cap split further; all are aliases of one document.
-  const groups = new Map<MetricFamily, { select: SelectList; names: string[] }>()
-  const metrics = request.names.map((name) => {
-    const family = familyOf(name, tables)
-    let group = groups.get(family)
-    if (!group) groups.set(family, (group = { select: selectList(), names: [] }))
-    group.names.push(name)
-    const select = group.select
-    const values = valuesFor(family, request.values).map((value): ValueRead => {
-      const d = definitionOf(family, value, tables)
-      const count = d.count === true
-      if ('nrql' in d) {
-        const { expr, scale } = scaled(d.nrql)
-        return { value, count, alias: select.alias(expr), ...(scale.length ? { scale } : {}) }
-      }
-      const inputs = Object.fromEntries(d.inputs.map((i) => [i, select.alias(nrqlInputs[i])]))
-      return { value, count, formula: d.formula, inputs }
-    })
-    return { name, values }
-  })
-  const nrql = [...groups.values()].flatMap(({ select, names }) => {
-    // FACET needs a select item even when no requested value applies: it still tells found names.
-    if (select.size() === 0) select.alias(nrqlInputs.count)
-    const items = select.items()
-    return chunk(names, namesPerQuery).map((part) =>
-      metricDataNrql(items, part, scope, request.range)
-    )
-  })
+  const { groups, nameLists, metrics } = columnsOf(request.names, request.values, tables)
+  const nrql = groups.flatMap(({ select, nameLists }) =>
+    nameLists.map((names) => metricDataNrql(select, names, scope, request.range))
+  )
   const knownNrql = known
     ? []
-    : chunk(request.names, namesPerQuery).map((names) =>
-        metricNamesNrql(scope, [`metricTimesliceName IN ${quoteList(names)}`], request.now)
+    : nameLists.map((names) =>
+        metricNamesNrql(scope, [`metricTimesliceName IN ${names}`], request.now)
       )
   return {
     document: metricDataDocument(nrql.length, knownNrql.length),
@@ -140,16 +108,17 @@ export function explainMetricData(request: MetricDataRequest, scope: MetricScope
   return { document, variables, nrql, knownNrql }
 }
 
-function metricDataNrql(items: string[], names: string[], scope: MetricScope, range: TimeRange) {
+/** `select`: the select list; `names`: an `IN (…)` list (src/metrics/columns.ts). */
+function metricDataNrql(select: string, names: string, scope: MetricScope, range: TimeRange) {
   const minutes = range.sliceMs / 60_000
   const series = range.summarize
     ? ''
     : ` TIMESERIES ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`
   return (
-    `SELECT ${items.join(', ')} FROM Metric WHERE ${scopeWhere(scope)} AND ` +
+    `SELECT ${select} FROM Metric WHERE ${scopeWhere(scope)} AND ` +
     // Unscoped rollups only: the scoped copies of Datastore/External rows would count calls twice
     // (NRQL-timeslice: rows carry a `scope` attribute; v2 data.json has no scope parameter).
-    `scope IS NULL AND metricTimesliceName IN ${quoteList(names)} ` +
+    `scope IS NULL AND metricTimesliceName IN ${names} ` +
     `FACET ${['metricTimesliceName', ...(scope.facetBy ?? [])].join(', ')} ` +
     `SINCE ${range.start} UNTIL ${range.end}${series} LIMIT MAX`
   )
@@ -163,57 +132,6 @@ export function scopeWhere(scope: MetricScope): string {
   if (scope.host !== undefined) clauses.push(`host = ${quote(scope.host)}`)
   if (scope.instanceName !== undefined) clauses.push(`instanceName = ${quote(scope.instanceName)}`)
   return clauses.join(' AND ')
-}
-
-/**
- * `x * 1000`, `x * 1024 * 1024`: the expression `x` and the constants it is multiplied by, so that
- * `average(v)` and `average(v) * 1000` are one column. The reshape multiplies in the same order: the
- * same IEEE double products NRQL would compute. A `+` or `-` outside parentheses keeps the constants
- * in the NRQL (they bind to its last term only).
- */
-export function scaled(nrql: string): { expr: string; scale: number[] } {
-  const m = /^(.*?)((?: \* \d+)+)$/.exec(nrql)
-  let outside = m?.[1] ?? '+' // the expression without its parenthesised parts
-  while (outside !== (outside = outside.replace(/\([^()]*\)/g, '')));
-  return m && !/[+-]/.test(outside)
-    ? { expr: m[1]!, scale: m[2]!.split(' * ').slice(1).map(Number) }
-    : { expr: nrql, scale: [] }
-}
-
-type SelectList = ReturnType<typeof selectList>
-
-/**
- * Select items keyed by expression, so a value or input shared by several values is fetched once.
- * Aliases are `a`, `b`… `z`, `ba`…: every result row repeats them, so a short alias is most of what
- * a row saves (issue 16: upstream bytes under the answer's); the plan maps them back to v2 names.
- */
-function selectList() {
-  const aliasByExpr = new Map<string, string>()
-  return {
-    alias(expr: string): string {
-      let alias = aliasByExpr.get(expr)
-      if (!alias) aliasByExpr.set(expr, (alias = shortAlias(aliasByExpr.size)))
-      return alias
-    },
-    size: () => aliasByExpr.size,
-    items: () => [...aliasByExpr].map(([expr, alias]) => `${expr} AS ${quote(alias)}`),
-  }
-}
-
-/** 0 → `a`, 25 → `z`, 26 → `ba`: letters only, never a result key NerdGraph adds itself. */
-function shortAlias(index: number): string {
-  let alias = ''
-  do {
-    alias = String.fromCharCode(97 + (index % 26)) + alias
-    index = Math.floor(index / 26)
-  } while (index > 0)
-  return alias
-}
-
-function chunk<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = []
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size))
-  return out
 }
 
 /**

@@ -37,7 +37,7 @@ export function readersOf(reads: readonly ValueRead[], raw: boolean): Reader[] {
 
 /**
  * One value of a row before rounding, or null without data (null, NaN, a missing column). The
- * constants multiply in plan order, `0` and `null` staying as they are (src/metrics/plan.ts `scaled`).
+ * constants multiply in plan order, `0` and `null` staying as they are (src/metrics/columns.ts `scaled`).
  */
 export function readRaw(reader: Reader, row: Row): number | null {
   if (reader.formula !== undefined) return reader.formula(inputsOf(reader, row))
