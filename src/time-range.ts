@@ -81,10 +81,18 @@ function zoneOffsetMinutes(zone: string): number | undefined {
   return (m[1] === '-' ? -1 : 1) * (hours * 60 + minutes)
 }
 
-/** `YYYY-MM-DDTHH:MM:SS+00:00`, the only time format v2 writes (D-time, D-extract: output in UTC). */
+/** `YYYY-MM-DDTHH:MM:SS+00:00`, the only time format v2 writes (D-time, D-extract: output in UTC).
+ * Recent texts are remembered: calls polled every minute share all slice times but one. */
 export function formatTime(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19)}+00:00`
+  let text = timeTexts.get(ms)
+  if (text === undefined) {
+    if (timeTexts.size >= 4096) timeTexts.clear()
+    timeTexts.set(ms, (text = `${new Date(ms).toISOString().slice(0, 19)}+00:00`))
+  }
+  return text
 }
+
+const timeTexts = new Map<number, string>()
 
 export interface TimeInput {
   from?: string | undefined

@@ -75,6 +75,14 @@ describe('formatTime', () => {
   it('writes UTC at whole seconds with +00:00', () => {
     expect(formatTime(Date.UTC(2016, 0, 28, 18, 6, 6, 999))).toBe('2016-01-28T18:06:06+00:00')
   })
+
+  it('writes every time right also past the texts it remembers', () => {
+    const start = Date.UTC(2026, 2, 10)
+    for (let m = 0; m < 5_000; m++) formatTime(start + m * 60_000)
+    expect(formatTime(start)).toBe('2026-03-10T00:00:00+00:00')
+    expect(formatTime(start + 4_999 * 60_000)).toBe('2026-03-13T11:19:00+00:00')
+    expect(formatTime(start + 4_999 * 60_000 + 1)).toBe('2026-03-13T11:19:00+00:00')
+  })
 })
 
 describe('resolveTimeRange defaults and validation', () => {

@@ -54,10 +54,13 @@ export function readValue(reader: Reader, row: Row): number {
   return n === null ? 0 : reader.round ? round3(n) : n
 }
 
+/** The formulas' inputs, one object reused (formulas only read it, mappings/value-types.ts). */
+const scratch: Inputs = { count: 0, total: 0, totalExclusive: 0, sumOfSquares: 0 }
+
 function inputsOf(reader: Reader, row: Row): Inputs {
-  const values: Inputs = { count: 0, total: 0, totalExclusive: 0, sumOfSquares: 0 }
-  for (const [input, alias] of reader.inputs) values[input] = numberOf(row[alias]) ?? 0
-  return values
+  scratch.count = scratch.total = scratch.totalExclusive = scratch.sumOfSquares = 0
+  for (const [input, alias] of reader.inputs) scratch[input] = numberOf(row[alias]) ?? 0
+  return scratch
 }
 
 /**
