@@ -12,5 +12,5 @@ export const nodeFingerprint: Fingerprint = (apiKey) =>
   createHash('sha256').update(apiKey).digest('hex')
 
 /** The ETag digest of src/etag.ts through node:crypto: the same 32 hex characters as WebCrypto's. */
-export const nodeBodyDigest: BodyDigest = (text) =>
-  createHash('sha256').update(text).digest('hex').slice(0, 32)
+export const nodeBodyDigest: BodyDigest = (body) =>
+  createHash('sha256').update(body).digest('hex').slice(0, 32)

@@ -27,20 +27,22 @@ export function render(
   headers: Record<string, string> = {}
 ): Response {
   const renderer = renderers[format]
-  const text = renderer.render(body)
-  const response = new Response(text, {
+  // Encoded once: the ETag digest (src/etag.ts) and the runtime's write share these bytes.
+  const bytes = encoder.encode(renderer.render(body))
+  const response = new Response(bytes, {
     status,
     headers: { 'Content-Type': renderer.contentType, ...headers },
   })
-  texts.set(response, text)
+  rendered.set(response, bytes)
   return response
 }
 
-const texts = new WeakMap<Response, string>()
+const encoder = new TextEncoder()
+const rendered = new WeakMap<Response, Uint8Array<ArrayBuffer>>()
 
-/** The text a response of `render` carries, without reading its body (src/etag.ts). */
-export function renderedText(response: Response): string | undefined {
-  return texts.get(response)
+/** The UTF-8 body a response of `render` carries, without reading it (src/etag.ts). */
+export function renderedBytes(response: Response): Uint8Array<ArrayBuffer> | undefined {
+  return rendered.get(response)
 }
 
 /** HEAD answers carry the Content-Length of the GET (RFC 9110 §9.3.2); Hono drops the body, and

@@ -39,8 +39,9 @@ describe('the per-request fixed costs', () => {
       '',
       'x'.repeat(70_000),
     ]) {
-      expect(nodeBodyDigest(text)).toBe(await webDigest(text))
-      expect(nodeBodyDigest(text)).toMatch(/^[0-9a-f]{32}$/)
+      const body = new TextEncoder().encode(text)
+      expect(nodeBodyDigest(body)).toBe(await webDigest(body))
+      expect(nodeBodyDigest(body)).toMatch(/^[0-9a-f]{32}$/)
     }
   })
 

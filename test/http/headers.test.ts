@@ -24,6 +24,13 @@ describe('Content-Type and ETag', () => {
       expect(b.headers.get('etag')).toBe(a.headers.get('etag'))
       expect(a.headers.get('cache-control')).toBe('max-age=0, private, must-revalidate')
     }
+    // The tag is the first 128 bits of the SHA-256 of the bytes sent (src/etag.ts).
+    const sent = await get(list)
+    const digest = await crypto.subtle.digest('SHA-256', await sent.arrayBuffer())
+    const hex = Array.from(new Uint8Array(digest).subarray(0, 16), (x) =>
+      x.toString(16).padStart(2, '0')
+    ).join('')
+    expect(sent.headers.get('etag')).toBe(`"${hex}"`)
     const other = await get('/v2/applications.json?filter[name]=storefront')
     expect(other.headers.get('etag')).not.toBe((await get(list)).headers.get('etag'))
   })
