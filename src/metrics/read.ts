@@ -21,8 +21,17 @@ export interface Reader {
   inputs: readonly (readonly [keyof Inputs, string])[]
 }
 
-/** A value named twice is read once, at its first place (as a repeated object key is). */
+/** Readers per value list (plans share theirs across calls, src/metrics/columns.ts): rounded, raw. */
+const built = new WeakMap<readonly ValueRead[], [Reader[]?, Reader[]?]>()
+
 export function readersOf(reads: readonly ValueRead[], raw: boolean): Reader[] {
+  let pair = built.get(reads)
+  if (!pair) built.set(reads, (pair = []))
+  return (pair[raw ? 1 : 0] ??= compile(reads, raw))
+}
+
+/** A value named twice is read once, at its first place (as a repeated object key is). */
+function compile(reads: readonly ValueRead[], raw: boolean): Reader[] {
   const once = reads.filter((read, i) => reads.findIndex((r) => r.value === read.value) === i)
   return once.map((read) => {
     const round = !raw && !read.count
