@@ -6,7 +6,7 @@
  * come, through the global fetch; with `BENCH_BARE=node` through v2bridge's own Node transport,
  * src/node-transport.ts, so both pay the same for the upstream call). Reports its URL to the parent
  * over IPC, and answers `{ drain: true }` once no request is in flight (a run's connections close
- * with requests still being worked on).
+ * with requests still being worked on), with its CPU time and answered requests so far.
  */
 import { serve } from '@hono/node-server'
 import type { Server } from 'node:http'
@@ -19,16 +19,25 @@ import { startCannedUpstream } from './canned-upstream'
 const [role, upstream] = process.argv.slice(2)
 const send = (message: unknown) => process.send?.(message)
 
-/** Counts the requests `server` is working on; answers a drain request when there are none. */
+/** Counts the requests `server` is working on and has answered; answers a drain request when
+ * none is in flight, with the answered count and the process's CPU time so far (all threads). */
 function drains(server: Server) {
   let inFlight = 0
+  let answered = 0
   server.on('request', (_req, res) => {
     inFlight++
-    res.once('close', () => inFlight--)
+    res.once('close', () => {
+      inFlight--
+      answered++
+    })
   })
   process.on('message', (m: { drain?: boolean }) => {
     if (!m.drain) return
-    const poll = () => (inFlight === 0 ? send({ drained: true }) : setTimeout(poll, 5))
+    const poll = () => {
+      if (inFlight > 0) return void setTimeout(poll, 5)
+      const cpu = process.cpuUsage()
+      send({ drained: true, answered, cpuMicros: cpu.user + cpu.system })
+    }
     poll()
   })
 }

@@ -5,7 +5,8 @@
  * loaded by autocannon from this one. Rounds interleave the two (the order alternates) for each call
  * shape at concurrency 1, 10 and 100; each connection has its own key, so no two in-flight requests
  * are coalesced. Prints the medians over rounds of req/s, p50 and p99, and of the per-round ratio
- * v2bridge / passthrough. Figures, not pass/fail: run it on a quiet machine. `BENCH_CASES=0,2`
+ * v2bridge / passthrough, and each server's CPU time per answered call (all its threads, from
+ * `process.cpuUsage()`). Figures, not pass/fail: run it on a quiet machine. `BENCH_CASES=0,2`
  * picks cases by index; `BENCH_BARE=node` gives the passthrough v2bridge's Node transport instead
  * of the global fetch (bench/overhead-server.ts).
  *
@@ -44,6 +45,8 @@ interface Run {
   p50: number
   p99: number
   bad: number
+  /** The server's CPU time (every thread) per answered request, µs. */
+  cpu: number
 }
 
 async function load(url: string, connections: number, duration: number): Promise<Run> {
@@ -63,7 +66,13 @@ async function load(url: string, connections: number, duration: number): Promise
     p50: result.latency.p50,
     p99: result.latency.p99,
     bad: result.non2xx + result.errors + result.timeouts,
+    cpu: 0,
   }
+}
+
+interface Drained {
+  answered: number
+  cpuMicros: number
 }
 
 const median = (xs: number[]) => {
@@ -91,14 +100,19 @@ try {
       bare.child.send({ path: c.path, body })
     })
   }
-  /** A run, then the wait until its server has finished every request it started. */
-  const measure = async (server: typeof bare, path: string, conns: number, duration: number) => {
-    const run = await load(`${server.url}${path}`, conns, duration)
-    await new Promise((done) => {
+  /** Waits until the server has finished every request it started; its CPU and answers so far. */
+  const drain = (server: typeof bare) =>
+    new Promise<Drained>((done) => {
       server.child.once('message', done)
       server.child.send({ drain: true })
     })
-    return run
+  /** A run, between two drains: no request of another run is counted or takes CPU from it. */
+  const measure = async (server: typeof bare, path: string, conns: number, duration: number) => {
+    const before = await drain(server)
+    const run = await load(`${server.url}${path}`, conns, duration)
+    const after = await drain(server)
+    const answered = after.answered - before.answered
+    return { ...run, cpu: answered ? (after.cpuMicros - before.cpuMicros) / answered : 0 }
   }
   console.log(
     `bench:overhead — ${seconds} s per run, ${rounds} interleaved rounds, passthrough over ` +
@@ -113,7 +127,7 @@ try {
       'bare req/s'.padStart(12) +
       'v2b req/s'.padStart(11) +
       'ratio'.padStart(7) +
-      '   p50 bare/v2b ms   p99 bare/v2b ms'
+      '   p50 bare/v2b ms   p99 bare/v2b ms   CPU µs/call bare/v2b'
   )
   for (const c of cases) {
     for (const conns of concurrencies) {
@@ -139,7 +153,8 @@ try {
           m('bridge', 'rps').toFixed(0).padStart(11) +
           ratio.toFixed(2).padStart(7) +
           `   ${m('bare', 'p50')}/${m('bridge', 'p50')}`.padEnd(18) +
-          `   ${m('bare', 'p99')}/${m('bridge', 'p99')}` +
+          `   ${m('bare', 'p99')}/${m('bridge', 'p99')}`.padEnd(18) +
+          `   ${m('bare', 'cpu').toFixed(0)}/${m('bridge', 'cpu').toFixed(0)}` +
           (bad ? `   (${bad} failed)` : '')
       )
     }
