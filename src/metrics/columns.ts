@@ -25,8 +25,9 @@ export interface Columns {
 }
 
 const memo = new Map<string, Columns>()
-/** Names held by all entries together (a large call's entry is as large as its name list). */
-const memoNames = 20_000
+/** Names held by all entries together; an entry holds about 10 value reads (and their readers,
+ * src/metrics/read.ts) per name, so a few MB at most, also in a Worker. */
+const memoNames = 5_000
 let held = 0
 
 /** Callers must not change what this returns: it may be shared with later calls. */

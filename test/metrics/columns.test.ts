@@ -26,11 +26,11 @@ describe('columnsOf (what names and values decide, remembered across calls)', ()
     expect(columnsOf(['Apdex'], null).metrics[0]!.values.length).toBeGreaterThan(1)
   })
 
-  it('forgets the least recently used sets first once they hold more than 20,000 names', () => {
+  it('forgets the least recently used sets first once they hold more than 5,000 names', () => {
     const small = columnsOf(['Errors/all'], ['error_count'])
     const other = columnsOf(['Memory/Physical'], null)
     expect(columnsOf(['Errors/all'], ['error_count'])).toBe(small) // now used after `other`
-    const large = Array.from({ length: 19_999 }, (_, i) => `Custom/${i}`)
+    const large = Array.from({ length: 4_999 }, (_, i) => `Custom/${i}`)
     columnsOf(large, ['call_count'])
     expect(columnsOf(['Errors/all'], ['error_count'])).toBe(small)
     const again = columnsOf(['Memory/Physical'], null)
