@@ -30,9 +30,6 @@ class AnswerHeaders {
     if (value === undefined) return null
     return Array.isArray(value) ? value.join(', ') : value
   }
-  has(name: string): boolean {
-    return this.raw[name.toLowerCase()] !== undefined
-  }
 }
 
 class Answer {
@@ -40,7 +37,6 @@ class Answer {
   readonly headers: AnswerHeaders
   constructor(
     readonly status: number,
-    readonly statusText: string,
     headers: http.IncomingHttpHeaders,
     private readonly body: string
   ) {
@@ -49,9 +45,6 @@ class Answer {
   }
   text(): Promise<string> {
     return Promise.resolve(this.body)
-  }
-  json(): Promise<unknown> {
-    return Promise.resolve(JSON.parse(this.body))
   }
 }
 
@@ -100,12 +93,7 @@ export function nodeTransport(
             const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
             // NerdGraph's JSON is mostly ASCII, which decodes as Latin-1 at a third of UTF-8's cost.
             const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString()
-            const answer = new Answer(
-              res.statusCode ?? 0,
-              res.statusMessage ?? '',
-              res.headers,
-              text
-            )
+            const answer = new Answer(res.statusCode ?? 0, res.headers, text)
             resolve(answer as unknown as Response) // the members graphql-request reads, see above
           })
         }

@@ -37,7 +37,7 @@ describe('the Node transport to NerdGraph', () => {
     let seen: { headers: IncomingMessage['headers']; body: string; method?: string } | undefined
     const { url } = await serve((req, body, res) => {
       seen = { headers: req.headers, body, method: req.method }
-      res.writeHead(207, 'Odd', { 'Content-Type': 'application/json', 'Retry-After': '7' })
+      res.writeHead(207, { 'Content-Type': 'application/json', 'Retry-After': '7' })
       res.end('{"data":{"é":1}}')
     })
     const answer = await nodeTransport()(url, post('{"query":"{ actor { user { id } } }"}'))
@@ -47,7 +47,7 @@ describe('the Node transport to NerdGraph', () => {
     expect(seen?.headers['content-type']).toBe('application/json')
     expect(seen?.headers['content-length']).toBe('37')
     expect(seen?.headers['accept-encoding']).toBe('gzip, deflate, br')
-    expect([answer.status, answer.ok, answer.statusText]).toEqual([207, true, 'Odd'])
+    expect([answer.status, answer.ok]).toEqual([207, true])
     expect(answer.headers.get('retry-after')).toBe('7')
     expect(answer.headers.get('X-Missing')).toBeNull()
     expect(await answer.text()).toBe('{"data":{"é":1}}')
