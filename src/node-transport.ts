@@ -75,12 +75,23 @@ export function nodeTransport(
     headers['content-length'] = String(
       typeof body === 'string' ? Buffer.byteLength(body) : body.length
     )
-    return new Promise((resolve, settleFailed) => {
+    return new Promise((settle, settleFailed) => {
+      // Not http.request's `signal` option: that one also watches the request stream's end
+      // (lib/internal/streams/add-abort-signal.js in nodejs/node), ~6 µs a call for the same effect.
+      const abort = () => request.destroy(signal!.reason)
+      signal?.addEventListener('abort', abort, { once: true })
+      const resolve = (answer: Answer) => {
+        signal?.removeEventListener('abort', abort)
+        settle(answer as unknown as Response) // the members graphql-request reads, see above
+      }
       // As fetch does: an aborted call rejects with the signal's reason.
-      const reject = (err: unknown) => settleFailed(signal?.aborted ? signal.reason : err)
+      const reject = (err: unknown) => {
+        signal?.removeEventListener('abort', abort)
+        settleFailed(signal?.aborted ? signal.reason : err)
+      }
       const request = (endpoint.protocol === 'https:' ? https : http).request(
         endpoint,
-        { method: init.method ?? 'GET', headers, agent, ...(signal ? { signal } : {}) },
+        { method: init.method ?? 'GET', headers, agent },
         (res) => {
           const decoder = decoders[(res.headers['content-encoding'] ?? '').trim().toLowerCase()]
           const stream: Readable = decoder ? (res.pipe(decoder()) as unknown as Readable) : res
@@ -93,8 +104,7 @@ export function nodeTransport(
             const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
             // NerdGraph's JSON is mostly ASCII, which decodes as Latin-1 at a third of UTF-8's cost.
             const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString()
-            const answer = new Answer(res.statusCode ?? 0, res.headers, text)
-            resolve(answer as unknown as Response) // the members graphql-request reads, see above
+            resolve(new Answer(res.statusCode ?? 0, res.headers, text))
           })
         }
       )

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -104,6 +105,18 @@ describe('the Node transport to NerdGraph', () => {
     const pending = send(url, post('{}', controller.signal))
     setTimeout(() => controller.abort(reason), 50)
     await expect(pending).rejects.toBe(reason)
+  })
+
+  it('leaves no abort listener on the signal once a call has settled', async () => {
+    const { url } = await serve((_req, _body, res) => res.end('{}'))
+    const send = nodeTransport()
+    const controller = new AbortController()
+    for (let i = 0; i < 3; i++) await (await send(url, post('{}', controller.signal))).text()
+    await expect(
+      send('http://127.0.0.1:1/graphql', post('{}', controller.signal))
+    ).rejects.toThrow()
+    await new Promise((done) => setImmediate(done)) // 'close' follows the answer's end
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })
 
   it('rejects when the answer is cut off or nobody listens', async () => {
