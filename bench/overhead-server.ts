@@ -6,7 +6,7 @@
  * come, through the global fetch; with `BENCH_BARE=node` through v2bridge's own Node transport,
  * src/node-transport.ts, so both pay the same for the upstream call). Reports its URL to the parent
  * over IPC, and answers `{ drain: true }` once no request is in flight (a run's connections close
- * with requests still being worked on), with its CPU time and answered requests so far.
+ * with requests still being worked on), with its CPU time, answered requests and time spent serving.
  */
 import { serve } from '@hono/node-server'
 import type { Server } from 'node:http'
@@ -20,12 +20,16 @@ const [role, upstream] = process.argv.slice(2)
 const send = (message: unknown) => process.send?.(message)
 
 /** Counts the requests `server` is working on and has answered; answers a drain request when
- * none is in flight, with the answered count and the process's CPU time so far (all threads). */
+ * none is in flight, with the answered count, the process's CPU time so far (all threads) and the
+ * time requests spent in it, from their arrival to their answer's last byte handed to the socket. */
 function drains(server: Server) {
   let inFlight = 0
   let answered = 0
+  let servedNs = 0n
   server.on('request', (_req, res) => {
+    const arrived = process.hrtime.bigint()
     inFlight++
+    res.once('finish', () => (servedNs += process.hrtime.bigint() - arrived))
     res.once('close', () => {
       inFlight--
       answered++
@@ -36,7 +40,12 @@ function drains(server: Server) {
     const poll = () => {
       if (inFlight > 0) return void setTimeout(poll, 5)
       const cpu = process.cpuUsage()
-      send({ drained: true, answered, cpuMicros: cpu.user + cpu.system })
+      send({
+        drained: true,
+        answered,
+        cpuMicros: cpu.user + cpu.system,
+        servedNs: Number(servedNs),
+      })
     }
     poll()
   })

@@ -5,8 +5,9 @@
  * loaded by autocannon from this one. Rounds interleave the two (the order alternates) for each call
  * shape at concurrency 1, 10 and 100; each connection has its own key, so no two in-flight requests
  * are coalesced. Prints the medians over rounds of req/s, p50 and p99, and of the per-round ratio
- * v2bridge / passthrough, and each server's CPU time per answered call (all its threads, from
- * `process.cpuUsage()`). Figures, not pass/fail: run it on a quiet machine. `BENCH_CASES=0,2`
+ * v2bridge / passthrough, each server's CPU time per answered call (all its threads, from
+ * `process.cpuUsage()`) and the mean time a request spends in each server, from its arrival to its
+ * answer's last byte written (at concurrency 1 the ratio is one of these latencies). Figures, not pass/fail: run it on a quiet machine. `BENCH_CASES=0,2`
  * picks cases by index; `BENCH_BARE=node` gives the passthrough v2bridge's Node transport instead
  * of the global fetch (bench/overhead-server.ts).
  *
@@ -47,6 +48,8 @@ interface Run {
   bad: number
   /** The server's CPU time (every thread) per answered request, µs. */
   cpu: number
+  /** Mean time a request spent in the server, arrival to last byte written, µs. */
+  served: number
 }
 
 async function load(url: string, connections: number, duration: number): Promise<Run> {
@@ -67,12 +70,14 @@ async function load(url: string, connections: number, duration: number): Promise
     p99: result.latency.p99,
     bad: result.non2xx + result.errors + result.timeouts,
     cpu: 0,
+    served: 0,
   }
 }
 
 interface Drained {
   answered: number
   cpuMicros: number
+  servedNs: number
 }
 
 const median = (xs: number[]) => {
@@ -112,7 +117,12 @@ try {
     const run = await load(`${server.url}${path}`, conns, duration)
     const after = await drain(server)
     const answered = after.answered - before.answered
-    return { ...run, cpu: answered ? (after.cpuMicros - before.cpuMicros) / answered : 0 }
+    const per = (total: number) => (answered ? total / answered : 0)
+    return {
+      ...run,
+      cpu: per(after.cpuMicros - before.cpuMicros),
+      served: per(after.servedNs - before.servedNs) / 1000,
+    }
   }
   console.log(
     `bench:overhead — ${seconds} s per run, ${rounds} interleaved rounds, passthrough over ` +
@@ -127,7 +137,7 @@ try {
       'bare req/s'.padStart(12) +
       'v2b req/s'.padStart(11) +
       'ratio'.padStart(7) +
-      '   p50 bare/v2b ms   p99 bare/v2b ms   CPU µs/call bare/v2b'
+      '   p50 bare/v2b ms   p99 bare/v2b ms   CPU µs/call bare/v2b   in server µs bare/v2b'
   )
   for (const c of cases) {
     for (const conns of concurrencies) {
@@ -154,7 +164,8 @@ try {
           ratio.toFixed(2).padStart(7) +
           `   ${m('bare', 'p50')}/${m('bridge', 'p50')}`.padEnd(18) +
           `   ${m('bare', 'p99')}/${m('bridge', 'p99')}`.padEnd(18) +
-          `   ${m('bare', 'cpu').toFixed(0)}/${m('bridge', 'cpu').toFixed(0)}` +
+          `   ${m('bare', 'cpu').toFixed(0)}/${m('bridge', 'cpu').toFixed(0)}`.padEnd(25) +
+          `   ${m('bare', 'served').toFixed(0)}/${m('bridge', 'served').toFixed(0)}` +
           (bad ? `   (${bad} failed)` : '')
       )
     }
