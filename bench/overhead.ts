@@ -7,9 +7,10 @@
  * are coalesced. Prints the medians over rounds of req/s, p50 and p99, and of the per-round ratio
  * v2bridge / passthrough, each server's CPU time per answered call (all its threads, from
  * `process.cpuUsage()`) and the mean time a request spends in each server, from its arrival to its
- * answer's last byte written (at concurrency 1 the ratio is one of these latencies). Figures, not pass/fail: run it on a quiet machine. `BENCH_CASES=0,2`
- * picks cases by index; `BENCH_BARE=node` gives the passthrough v2bridge's Node transport instead
- * of the global fetch (bench/overhead-server.ts).
+ * answer's last byte written (at concurrency 1 the ratio is one of these latencies). Figures, not
+ * pass/fail: run it on a quiet machine. `BENCH_CASES=0,2` picks cases by index; `BENCH_BARE=node`
+ * gives the passthrough v2bridge's Node transport instead of the global fetch
+ * (bench/overhead-server.ts).
  *
  * Fair to both: before every round the passthrough is given the GraphQL body v2bridge sends at that
  * moment (its known-names NRQL ends on the current minute, so the body changes every minute and the
