@@ -6,8 +6,8 @@
  * Profile with `node --cpu-prof --import tsx bench/app.ts 2 40`.
  */
 import { createApp } from '../src/app'
-import { parseConfig } from '../src/config'
-import { nodeBodyDigest, nodeFingerprint } from '../src/node-fingerprint'
+import { parseConfig } from '../src/core/config'
+import { nodeBodyDigest, nodeFingerprint } from '../src/node/fingerprint'
 import { cannedAnswer } from './canned-upstream'
 import { benchCases } from './cases'
 

@@ -2,12 +2,11 @@
  * @module bench/canned-upstream
  * A stand-in NerdGraph for the benchmarks: it answers every metric-data document with synthetic rows
  * for each requested name and bucket, shaped as NerdGraph shapes FACET/TIMESERIES results (the
- * simulator's src/simulator/nrql/shape.ts), with full-precision floats and integer counts. Answers are
+ * simulator's simulator/nrql/shape.ts), with full-precision floats and integer counts. Answers are
  * memoised by request body, so the upstream's own cost is a map lookup and a write.
  */
 import { createServer } from 'node:http'
-import { parseNrql, type Condition, type SelectExpr } from '../src/simulator/nrql'
-import { resolveWindow } from '../src/simulator/nrql/window'
+import { parseNrql, resolveWindow, type Condition, type SelectExpr } from '../simulator'
 
 /** Deterministic doubles in [0, 1): xorshift over a per-answer seed. */
 function random(seed: number) {
@@ -38,7 +37,7 @@ export function cannedResults(nrql: string, now = Date.now()): Record<string, un
   const next = random(nrql.length * 7919)
   const rows: Record<string, unknown>[] = []
   const first = query.select[0]
-  // A known-names query: one row listing every requested name (src/metrics/plan.ts).
+  // A known-names query: one row listing every requested name (src/resources/metrics/plan.ts).
   if (first?.expr.type === 'uniques') return [{ [first.alias ?? 'names']: namesIn(query.where) }]
   for (const name of namesIn(query.where)) {
     for (const bucket of window.buckets) {

@@ -120,7 +120,7 @@ async function main() {
   const seconds = Number(process.argv[2] ?? 5)
   const tsx = [process.execPath, '--import', 'tsx']
   const sim = await startChild(
-    [...tsx, 'src/simulator/serve.ts'],
+    [...tsx, 'simulator/serve.ts'],
     { SIM_PORT: '0' },
     {
       ready: /simulator on (http:\/\/\S+?)\/graphql/,

@@ -3,12 +3,12 @@
  * Cost of v2bridge's own work on a metric-data call (plan + reshape, no I/O) for a typical large
  * call: MRF's 10 names with every value, a 60-slice series. Run: `npx tsx bench/metric-data.ts`.
  */
-import type { MetricDataData } from '../src/metrics/documents'
-import { planMetricData } from '../src/metrics/plan'
-import { toV2MetricData } from '../src/metrics/reshape'
-import { renderJson } from '../src/render/json'
-import { renderXml } from '../src/render/xml'
-import { resolveTimeRange } from '../src/time-range'
+import type { MetricDataData } from '../src/resources/metrics/documents'
+import { planMetricData } from '../src/resources/metrics/plan'
+import { toV2MetricData } from '../src/resources/metrics/reshape'
+import { renderJson } from '../src/http/render/json'
+import { renderXml } from '../src/http/render/xml'
+import { resolveTimeRange } from '../src/core/time-range'
 import { tenNames } from './cases'
 
 const now = Date.UTC(2026, 0, 15, 12)

@@ -3,8 +3,7 @@
  * Micro-benchmark of the NRQL evaluator over a synthetic 2M-row store (a week of one-minute rows
  * for 10 names × 20 instances). Run: `npx tsx bench/nrql-eval.ts`.
  */
-import { runNrql } from '../src/simulator/nrql'
-import type { MetricRow, MetricStore, ScanHint } from '../src/simulator/types'
+import { runNrql, type MetricRow, type MetricStore, type ScanHint } from '../simulator'
 
 const MIN = 60_000
 const NAMES = Array.from({ length: 10 }, (_, i) => `WebTransaction/Controller/c${i}`)

@@ -4,16 +4,16 @@
  * `bridge` (v2bridge's Node entry, request lines on stdout as in production) or `bare` (a Hono
  * handler that forwards the GraphQL body v2bridge would send and answers NerdGraph's bytes as they
  * come, through the global fetch; with `BENCH_BARE=node` through v2bridge's own Node transport,
- * src/node-transport.ts, so both pay the same for the upstream call). Reports its URL to the parent
+ * src/node/transport.ts, so both pay the same for the upstream call). Reports its URL to the parent
  * over IPC, and answers `{ drain: true }` once no request is in flight (a run's connections close
  * with requests still being worked on), with its CPU time, answered requests and time spent serving.
  */
 import { serve } from '@hono/node-server'
 import type { Server } from 'node:http'
 import { Hono } from 'hono'
-import { parseConfig } from '../src/config'
+import { parseConfig } from '../src/core/config'
 import { startServer } from '../src/node'
-import { nodeTransport } from '../src/node-transport'
+import { nodeTransport } from '../src/node/transport'
 import { startCannedUpstream } from './canned-upstream'
 
 const [role, upstream] = process.argv.slice(2)

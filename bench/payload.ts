@@ -5,7 +5,7 @@
  * against the bytes of its v2 answer, JSON and XML, and the upstream requests per call.
  */
 import { createApp } from '../src/app'
-import { parseConfig } from '../src/config'
+import { parseConfig } from '../src/core/config'
 import { cannedAnswer } from './canned-upstream'
 import { benchCases } from './cases'
 

@@ -5,9 +5,9 @@
  * ambitioninc/newrelic-api).
  */
 import autocannon from 'autocannon'
-import { parseConfig } from '../src/config'
+import { parseConfig } from '../src/core/config'
 import { startServer } from '../src/node'
-import { DEMO_KEYS, startSimulatorServer } from '../src/simulator'
+import { DEMO_KEYS, startSimulatorServer } from '../simulator'
 
 const seconds = Number(process.argv[2] ?? 5)
 const sim = await startSimulatorServer({ port: 0, hostname: '127.0.0.1' })

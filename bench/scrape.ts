@@ -5,9 +5,9 @@
  * calls (`name=` filters, in parallel) and one summarized `raw=true` data call with the names found.
  * Prints the time, the NerdGraph requests it cost and the non-200 answers (goal: 0).
  */
-import { parseConfig } from '../src/config'
+import { parseConfig } from '../src/core/config'
 import { startServer } from '../src/node'
-import { DEMO_KEYS, startSimulatorServer } from '../src/simulator'
+import { DEMO_KEYS, startSimulatorServer } from '../simulator'
 
 const sim = await startSimulatorServer({ port: 0, hostname: '127.0.0.1' })
 const config = parseConfig({ PORT: '0', NERDGRAPH_URL: `${sim.url}/graphql`, ALLOW_HTTP: 'true' })

@@ -27,7 +27,7 @@ export const applicationSettings = {
 /** `enable_real_user_monitoring` → browser agent loader (schema enum
  * `AgentApplicationSettingsBrowserLoaderInput`): Pro+SPA is the agent enabling browser monitoring
  * installs by default, NONE removes it. Sent only when it changes what v2 shows
- * (src/applications/writes.ts), so enabling never downgrades or swaps a loader already in place. */
+ * (src/resources/applications/writes.ts), so enabling never downgrades or swaps a loader already in place. */
 export const realUserMonitoringLoader = { true: 'SPA', false: 'NONE' } as const
 
 export type V2Setting = keyof typeof applicationSettings

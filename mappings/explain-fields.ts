@@ -12,7 +12,7 @@
 
 type FieldRows = Readonly<Record<string, string>>
 
-/** The application record (src/applications/reshape.ts), shared by the list and show answers. */
+/** The application record (src/resources/applications/reshape.ts), shared by the list and show answers. */
 const application = {
   id: 'entity.applicationId',
   name: 'entity.name',
@@ -42,7 +42,7 @@ const application = {
 const prefixed = (prefix: string, rows: FieldRows): FieldRows =>
   Object.fromEntries(Object.entries(rows).map(([k, v]) => [`${prefix}.${k}`, v]))
 
-/** Host and instance records (src/hosts/reshape.ts). */
+/** Host and instance records (src/resources/applications/hosts/reshape.ts). */
 const member = {
   application_name: 'entity.name',
   language: 'entity.language',
@@ -53,14 +53,14 @@ const member = {
 } as const satisfies FieldRows
 
 const host = {
-  id: 'minted from the host name (src/ids.ts)',
+  id: 'minted from the host name (src/core/ids.ts)',
   host: 'NRQL uniques(host) FROM Metric WHERE entity.guid = …',
   ...member,
   'links.application_instances': 'instances on that host (NRQL uniques(instanceName))',
 } as const satisfies FieldRows
 
 const instance = {
-  id: 'minted from host and instanceName (src/ids.ts)',
+  id: 'minted from host and instanceName (src/core/ids.ts)',
   host: 'NRQL host of the instanceName',
   port: 'the port in instanceName (host:port), else 0',
   ...member,
@@ -74,7 +74,7 @@ const metricNames = {
 } as const satisfies FieldRows
 
 const metricData = {
-  'metric_data.from': 'the from/to/period window (src/time-range.ts), the NRQL SINCE',
+  'metric_data.from': 'the from/to/period window (src/core/time-range.ts), the NRQL SINCE',
   'metric_data.to': 'the NRQL UNTIL',
   'metric_data.metrics_not_found': 'requested names with no FACET row',
   'metric_data.metrics_found': 'FACET metricTimesliceName rows',
@@ -86,9 +86,9 @@ const metricData = {
     'the NRQL of each value type over newrelic.timeslice.value (mappings/value-types.ts; a trailing constant factor such as * 1000 is applied by v2bridge), or a formula of its inputs',
 } as const satisfies FieldRows
 
-/** A deployment record (src/deployments/reshape.ts). */
+/** A deployment record (src/resources/deployments/reshape.ts). */
 const deployment = {
-  id: 'minted from deploymentSearch.results[].deploymentId (a UUID; src/ids.ts)',
+  id: 'minted from deploymentSearch.results[].deploymentId (a UUID; src/core/ids.ts)',
   revision: 'version',
   changelog: 'changelog (null when absent)',
   description: 'description (null when absent)',
@@ -97,7 +97,7 @@ const deployment = {
   'links.application': 'the path application ID',
 } as const satisfies FieldRows
 
-/** Key transactions (src/key-transactions/reshape.ts). */
+/** Key transactions (src/resources/key-transactions/reshape.ts). */
 const keyTransaction = {
   id: 'the domain ID of entity.guid (acct|EXT|KEY_TRANSACTION|id)',
   name: 'entity.name',
@@ -159,7 +159,7 @@ const label = {
 } as const satisfies FieldRows
 
 /** Rows keyed by the operation's method and path (mappings/operations.ts). */
-/** v2 alerts records (src/alerts/reshape.ts, channels.ts): the field comments there say more. */
+/** v2 alerts records (src/resources/alerts/reshape.ts, channels.ts): the field comments there say more. */
 const incident = {
   id: 'minted from issue.issueId',
   opened_at: 'issue.createdAt',
@@ -217,12 +217,12 @@ export const explainFields: Readonly<Record<string, FieldRows>> = {
   'GET /v2/applications/{application_id}/deployments': prefixed('deployments[]', deployment),
   'POST /v2/applications/{application_id}/deployments': prefixed('deployment', {
     ...deployment,
-    id: 'minted from changeTrackingCreateDeployment.deploymentId (src/ids.ts)',
+    id: 'minted from changeTrackingCreateDeployment.deploymentId (src/core/ids.ts)',
   }),
   'POST /deployments': {
     'deployment.account-id': 'entity accountId (pinned or from entity search)',
     'deployment.agent-id': "the application ID (by ID, or entity search name = '…')",
-    'deployment.id': 'minted from changeTrackingCreateDeployment.deploymentId (src/ids.ts)',
+    'deployment.id': 'minted from changeTrackingCreateDeployment.deploymentId (src/core/ids.ts)',
     'deployment.revision': "version ('Unknown' when v0 sent none)",
     'deployment.timestamp': 'timestamp (epoch ms → +00:00)',
     'deployment.avg-*': 'nil: NerdGraph has no per-deployment averages',

@@ -11,7 +11,7 @@
  * - `unsupported`: nothing in NerdGraph can answer it; 501 with a title naming it.
  *
  * Routing, 404/405 with `Allow`, the 410 and 501 answers, the README's table of operations and the
- * tests all read this table (src/operations.ts); none keeps its own list.
+ * tests all read this table (src/http/operations.ts); none keeps its own list.
  */
 
 export const answers = ['served', 'forwarded', 'retired', 'unsupported'] as const
@@ -33,6 +33,9 @@ export interface OperationRow {
    * production did: ansible `newrelic_deployment` and statianzo/hubot-newrelic2 POST
    * `applications.json` with `filter[name]`; a browser extension POSTs `metrics/data.json`). */
   readonly postReads?: true
+  /** The largest request body the row reads, in KiB, when not the default (src/http/body.ts
+   * `bodyLimitOf`: 64 for a read, 16 for a write). */
+  readonly maxBodyKiB?: number
   /** 410 title of a retired row. */
   readonly title?: string
   /** Where the row's facts come from, when not the explorer. */
@@ -75,9 +78,9 @@ export const operations = [
   { method: 'GET', path: '/v2/applications/{application_id}/instances/{instance_id}/metrics/data', resource: 'application_instances', summary: 'Instance metric data', answer: 'served', nerdgraph: nrql, postReads: true },
   // application_deployments
   { method: 'GET', path: '/v2/applications/{application_id}/deployments', resource: 'application_deployments', summary: 'List deployments', answer: 'served', nerdgraph: deployments },
-  { method: 'POST', path: '/v2/applications/{application_id}/deployments', resource: 'application_deployments', summary: 'Create deployment', answer: 'served', nerdgraph: ['changeTrackingCreateDeployment'] },
+  { method: 'POST', path: '/v2/applications/{application_id}/deployments', resource: 'application_deployments', summary: 'Create deployment', answer: 'served', nerdgraph: ['changeTrackingCreateDeployment'], maxBodyKiB: 1024 },
   { method: 'DELETE', path: '/v2/applications/{application_id}/deployments/{id}', resource: 'application_deployments', summary: 'Delete deployment', answer: 'served', nerdgraph: deployments }, // answers 409: NerdGraph deployments are immutable
-  { method: 'POST', path: '/deployments', resource: 'application_deployments', summary: 'Record deployment (legacy API v0)', answer: 'served', nerdgraph: ['actor.entitySearch', 'changeTrackingCreateDeployment'], source: 'New Relic docs "Legacy deployments API v0"; newrelic_api README' },
+  { method: 'POST', path: '/deployments', resource: 'application_deployments', summary: 'Record deployment (legacy API v0)', answer: 'served', nerdgraph: ['actor.entitySearch', 'changeTrackingCreateDeployment'], source: 'New Relic docs "Legacy deployments API v0"; newrelic_api README', maxBodyKiB: 1024 },
   // key_transactions
   { method: 'GET', path: '/v2/key_transactions', resource: 'key_transactions', summary: 'List key transactions', answer: 'served', nerdgraph: ['actor.entitySearch', 'actor.entities', 'actor.account.nrql'], postReads: true },
   { method: 'GET', path: '/v2/key_transactions/{id}', resource: 'key_transactions', summary: 'Show key transaction', answer: 'served', nerdgraph: entity },
@@ -94,7 +97,7 @@ export const operations = [
   { method: 'GET', path: '/v2/users', resource: 'users', summary: 'List users', answer: 'served', nerdgraph: users, postReads: true },
   { method: 'GET', path: '/v2/users/{id}', resource: 'users', summary: 'Show user', answer: 'served', nerdgraph: users },
   { method: 'POST', path: '/v2/users/{id}/reset_password', resource: 'users', summary: 'Reset password', answer: 'unsupported' },
-  // servers (product retired 2018-05-15): served as an empty list, every ID 404 (src/servers/servers.ts)
+  // servers (product retired 2018-05-15): served as an empty list, every ID 404 (src/resources/servers/servers.ts)
   { method: 'GET', path: '/v2/servers', resource: 'servers', summary: 'List servers', answer: 'served', nerdgraph: keyCheck, postReads: true },
   { method: 'GET', path: '/v2/servers/{id}', resource: 'servers', summary: 'Show server', answer: 'served', nerdgraph: keyCheck },
   { method: 'PUT', path: '/v2/servers/{id}', resource: 'servers', summary: 'Update server', answer: 'served', nerdgraph: keyCheck },
@@ -103,7 +106,7 @@ export const operations = [
   { method: 'GET', path: '/v2/servers/{server_id}/metrics/data', resource: 'servers', summary: 'Server metric data', answer: 'served', nerdgraph: keyCheck, postReads: true },
   // labels (New Relic docs "Labels and rollups": end of life 31 March 2020; entity tags replace them)
   { method: 'GET', path: '/v2/labels', resource: 'labels', summary: 'List labels', answer: 'served', nerdgraph: ['actor.entitySearch'] },
-  { method: 'PUT', path: '/v2/labels', resource: 'labels', summary: 'Create label', answer: 'served', nerdgraph: ['actor.entities', 'taggingAddTagsToEntity'] },
+  { method: 'PUT', path: '/v2/labels', resource: 'labels', summary: 'Create label', answer: 'served', nerdgraph: ['actor.entities', 'taggingAddTagsToEntity'], maxBodyKiB: 64 },
   { method: 'DELETE', path: '/v2/labels/{key}', resource: 'labels', summary: 'Delete label', answer: 'served', nerdgraph: ['actor.entitySearch', 'taggingDeleteTagValuesFromEntity'] },
   // plugins and components (retired; newrelic-client-go documents their 410)
   { method: 'GET', path: '/v2/plugins', resource: 'plugins', summary: 'List plugins', answer: 'retired', title: pluginsGone },
@@ -127,7 +130,7 @@ export const operations = [
   { method: 'PUT', path: '/v2/alerts_incidents/{id}/close', resource: 'alerts_incidents', summary: 'Close incident', answer: 'served', nerdgraph: ['aiIssuesResolveIssue', 'actor.account.aiIssues.issues'], source: 'newrelic-client-go pkg/alerts/incidents.go' },
   { method: 'GET', path: '/v2/alerts_violations', resource: 'alerts_violations', summary: 'List violations', answer: 'served', nerdgraph: incidents },
   { method: 'GET', path: '/v2/alerts_channels', resource: 'alerts_channels', summary: 'List channels', answer: 'served', nerdgraph: ['actor.account.alerts.notificationChannels'] },
-  { method: 'POST', path: '/v2/alerts_channels', resource: 'alerts_channels', summary: 'Create channel', answer: 'served', nerdgraph: ['alertsNotificationChannelCreate', 'alertsNotificationChannelsAddToPolicy', 'alertsNotificationChannelDelete'] },
+  { method: 'POST', path: '/v2/alerts_channels', resource: 'alerts_channels', summary: 'Create channel', answer: 'served', nerdgraph: ['alertsNotificationChannelCreate', 'alertsNotificationChannelsAddToPolicy', 'alertsNotificationChannelDelete'], maxBodyKiB: 64 },
   { method: 'DELETE', path: '/v2/alerts_channels/{channel_id}', resource: 'alerts_channels', summary: 'Delete channel', answer: 'served', nerdgraph: ['actor.account.alerts.notificationChannel', 'alertsNotificationChannelDelete'] },
   { method: 'PUT', path: '/v2/alerts_policy_channels', resource: 'alerts_policy_channels', summary: 'Add channels to a policy', answer: 'served', nerdgraph: ['alertsNotificationChannelsAddToPolicy'] },
   { method: 'DELETE', path: '/v2/alerts_policy_channels', resource: 'alerts_policy_channels', summary: 'Remove a channel from a policy', answer: 'served', nerdgraph: ['actor.account.alerts.notificationChannel', 'alertsNotificationChannelsRemoveFromPolicy'] },

@@ -15,7 +15,7 @@ export const rateLimitDocs =
 /** Header name → value, given when the caller may try again (unix seconds) and in how many seconds. */
 export const rateLimitHeaderTable = {
   'X-RateLimit-Limit': () => String(v2RateLimit), // D-429
-  'X-RateLimit-Remaining': () => '0', // D-429; src/rate-usage.ts writes the key's real figure
+  'X-RateLimit-Remaining': () => '0', // D-429; src/http/rate-usage.ts writes the key's real figure
   'X-RateLimit-Reset': (reset: number) => String(reset), // D-429: unix seconds when the period ends
   'X-RateLimit-Docs': () => rateLimitDocs, // D-429
   'NewRelic-OverloadProtection-Reset': (reset: number) => String(reset), // older D-429; MRF panics without it
@@ -35,7 +35,7 @@ export function rateLimitHeaders(
   )
 }
 
-/** The figures of one key's current minute (src/rate-usage.ts): calls left, and the minute's end as
+/** The figures of one key's current minute (src/http/rate-usage.ts): calls left, and the minute's end as
  * unix seconds in both Reset headers, which must agree (D-429; mrf/newrelic_exporter reads the older one). */
 export function rateLimitUsageHeaders(usage: {
   remaining: number

@@ -1,6 +1,6 @@
 /**
  * @module mappings/upstream-errors
- * NerdGraph GraphQL error classes → v2 status, title and fault kind (src/retry.ts decides from the kind
+ * NerdGraph GraphQL error classes → v2 status, title and fault kind (src/upstream/retry.ts decides from the kind
  * whether another attempt may help). `rank` picks the most severe when several errors come back.
  * Sources: newrelic/newrelic-client-go `internal/http/graphql.go`, `retry.go`; its issue #603 (401
  * `BAD_API_KEY`).
@@ -45,7 +45,7 @@ export const transportStatus = {
 
 const v2 = "New Relic's REST API v2"
 
-/** Faults of a forwarded call (src/forward.ts); v2's own answers pass unchanged. */
+/** Faults of a forwarded call (src/http/forward.ts); v2's own answers pass unchanged. */
 export const forwardStatus = {
   timeout: { status: 504, title: `${v2} did not answer in time` },
   network: { status: 502, title: `${v2} could not be reached` },

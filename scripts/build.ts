@@ -5,7 +5,7 @@
  * build fails if the bundle imports a package that is not a runtime dependency (a dev-only package
  * would be missing in production).
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { join, resolve } from 'node:path'
 import { build } from 'esbuild'
@@ -16,10 +16,18 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   engines: { node: string }
 }
 
+const withDemo = existsSync(join(root, 'simulator/index.ts'))
+
 const result = await build({
   absWorkingDir: root,
-  // The server, and the `v2bridge` command (bin/v2bridge.js runs dist/cli.js when present).
-  entryPoints: { node: 'src/node.ts', cli: 'src/cli/main.ts' },
+  // The server, the `v2bridge` command (bin/v2bridge.js runs dist/cli.js when present) and the
+  // demo it loads for `v2bridge demo` (v2bridge in front of the simulator). A build without the
+  // simulator (the Dockerfile copies only src/) has no demo.
+  entryPoints: {
+    node: 'src/node.ts',
+    cli: 'src/cli/main.ts',
+    ...(withDemo ? { demo: 'scripts/demo-server.ts' } : {}),
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',
@@ -48,7 +56,7 @@ if (missing.length) {
   console.error(`build: dist/ imports packages that are not runtime dependencies: ${missing}`)
   process.exit(1)
 }
-const sizes = ['node', 'cli'].map(
+const sizes = ['node', 'cli', ...(withDemo ? ['demo'] : [])].map(
   (name) =>
     `dist/${name}.js ${((result.metafile.outputs[`dist/${name}.js`]?.bytes ?? 0) / 1024).toFixed(0)} KiB`
 )

@@ -1,5 +1,5 @@
-/** `npm run demo`: see src/cli/demo.ts. */
-import { startDemo } from '../src/cli/demo'
+/** `npm run demo`: see scripts/demo-server.ts. */
+import { startDemo } from './demo-server'
 
 const demo = await startDemo(process.env)
 console.log(demo.banner)

@@ -15,7 +15,7 @@ done
 vars=(--var ALLOW_HTTP:true)
 if [ -z "${NERDGRAPH_URL:-}" ] && [ "$real" = false ]; then
   sim_port="${SIM_PORT:-8788}"
-  SIM_PORT="$sim_port" npx tsx src/simulator/serve.ts &
+  SIM_PORT="$sim_port" npx tsx simulator/serve.ts &
   sim=$!
   trap 'kill "$sim" 2>/dev/null || true' EXIT INT TERM
   NERDGRAPH_URL="http://127.0.0.1:$sim_port/graphql"

@@ -4,6 +4,7 @@
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
+import { importCircles, importEdges, layerProblems } from './import-rules'
 
 const root = resolve(import.meta.dirname, '..')
 const problems: string[] = []
@@ -18,7 +19,7 @@ function walk(dir: string): string[] {
   })
 }
 
-const files = ['src', 'mappings', 'test', 'scripts', 'bench']
+const files = ['src', 'simulator', 'mappings', 'test', 'scripts', 'bench']
   .map((d) => join(root, d))
   .filter((d) => {
     try {
@@ -29,7 +30,7 @@ const files = ['src', 'mappings', 'test', 'scripts', 'bench']
   })
   .flatMap(walk)
 
-const envAllowed = new Set(['src/node.ts', 'src/simulator/serve.ts'])
+const envAllowed = new Set(['src/node.ts', 'simulator/serve.ts'])
 
 /** A comment must cite a source a reader of the repository can open (docs/sources.md): not the
  * team's notes outside it, by path, section or file name. */
@@ -64,11 +65,11 @@ for (const file of files) {
     if (rel.startsWith('test/') && /\b(it|describe|test)\.only\(/.test(text))
       report(file, n, '.only left in a test')
     if (/^\s*\/\/\s*(it|describe|test)\(/.test(text)) report(file, n, 'commented-out test')
-    if (!rel.startsWith('src/') && !rel.startsWith('mappings/')) return
+    if (!/^(src|simulator|mappings)\//.test(rel)) return
     if (/process\.env/.test(text) && !envAllowed.has(rel))
       report(file, n, 'process.env is read only by the Node entries')
     if (/(:\s*any\b|as any\b|<any>)/.test(text)) report(file, n, 'no `any`')
-    if (!rel.startsWith('src/simulator/') && /\bswitch\s*\(/.test(text))
+    if (!rel.startsWith('simulator/') && /\bswitch\s*\(/.test(text))
       report(file, n, 'no switch over v2 names: use a mapping table')
   })
 }
@@ -117,13 +118,13 @@ while (stack.length) {
         }
       })
       if (!path) report(file, 1, `cannot resolve ${spec}`)
-      else if (relative(root, path).startsWith('src/simulator/'))
+      else if (relative(root, path).startsWith('simulator/'))
         report(file, 1, `the Worker imports the simulator (${spec})`)
-      else if (relative(root, path) === 'src/static-content.ts')
+      else if (relative(root, path) === 'src/explorer/static-content.ts')
         report(
           file,
           1,
-          `the Worker imports the static files (${spec}): read them (src/static-files.ts)`
+          `the Worker imports the static files (${spec}): read them (src/http/static-files.ts)`
         )
       else stack.push(path)
     } else if (
@@ -134,17 +135,34 @@ while (stack.length) {
       report(
         file,
         1,
-        `the Worker imports ${spec} (8 KiB gzipped): see src/config.ts, mappings/schemas.ts`
+        `the Worker imports ${spec} (8 KiB gzipped): see src/core/config.ts, mappings/schemas.ts`
       )
     } else if (spec === 'hono') {
-      report(file, 1, "the Worker imports 'hono': take Hono from src/hono.ts (TrieRouter only)")
+      report(
+        file,
+        1,
+        "the Worker imports 'hono': take Hono from src/http/hono.ts (TrieRouter only)"
+      )
     }
   }
 }
+
+/** The layer table and no import circle (scripts/import-rules.ts, docs/architecture.md). */
+const sources = files.map((file) => ({
+  path: relative(root, file).replaceAll('\\', '/'),
+  text: readFileSync(file, 'utf8'),
+}))
+const edges = importEdges(sources)
+for (const e of edges) if (!e.to) problems.push(`${e.from}:${e.line}: cannot resolve an import`)
+problems.push(...layerProblems(edges))
+const circles = importCircles(edges)
+for (const circle of circles) problems.push(`import circle: ${circle.join(' ↔ ')}`)
 
 if (problems.length) {
   console.error(problems.join('\n'))
   console.error(`lint: ${problems.length} problem(s)`)
   process.exit(1)
 }
-console.log(`lint: ${files.length} files clean; Worker import graph: ${seen.size} modules`)
+console.log(
+  `lint: ${files.length} files clean, ${edges.length} imports within the layer table and no circle; Worker import graph: ${seen.size} modules`
+)

@@ -4,25 +4,25 @@
  * middleware, each resource is a sub-app, and `onError` is the only place errors are rendered.
  */
 import type { Context } from 'hono'
-import { Hono } from './hono'
+import { Hono } from './http/hono'
 import { matchedRoutes } from 'hono/route'
-import { createCaches } from './caches'
-import { parseConfig, type Config } from './config'
-import type { Bindings, Env } from './env'
-import { V2Error, titles } from './errors'
-import { keyFingerprint, type Fingerprint } from './identity'
-import { createUpstream, type Upstream } from './nerdgraph'
-import { pinnedAccount } from './resolve'
-import { bodyLimits, ClientAbort, readCapped } from './body'
-import { V2Params, paramsFromBody } from './params'
-import { formatOf, pathWithoutFormat, type Format } from './render'
-import { headContentLength, render } from './respond'
+import { CacheRegistry } from './core/cache'
+import { parseConfig, type Config } from './core/config'
+import type { Bindings, Env } from './http/env'
+import { V2Error, titles } from './core/errors'
+import { keyFingerprint, type Fingerprint } from './core/identity'
+import { createUpstream, type Upstream } from './upstream/nerdgraph'
+import { pinnedAccount } from './entities/resolve'
+import { bodyLimitOf, ClientAbort, readCapped } from './http/body'
+import { V2Params, paramsFromBody } from './http/params'
+import { formatOf, pathWithoutFormat, type Format } from './http/render'
+import { headContentLength, render } from './http/respond'
 import type { OperationRow } from '../mappings/operations'
-import { forward } from './forward'
-import { operationRouter, untranslatedAnswer } from './operations'
-import { httpsOnly, type TrustPeer } from './https'
-import { urlOf } from './request-url'
-import { healthRoutes } from './health'
+import { forward } from './http/forward'
+import { operationRouter, untranslatedAnswer } from './http/operations'
+import { httpsOnly, type TrustPeer } from './http/https'
+import { urlOf } from './http/request-url'
+import { healthRoutes } from './http/health'
 import {
   describeFailure,
   logMethod,
@@ -31,44 +31,47 @@ import {
   requestIdFrom,
   requestLine,
   type RequestLog,
-} from './request-log'
-import { contentType } from './prometheus'
-import { createTelemetry } from './telemetry'
-import type { RetryClock } from './retry'
-import { createUpstreamLimits, type LimitSettings } from './upstream-limits'
-import { rateUsage } from './rate-usage'
-import { cors } from './cors'
-import { etag, type BodyDigest } from './etag'
-import { applications } from './routes/applications'
-import { metrics } from './routes/metrics'
-import { hosts } from './routes/hosts'
-import { explorerRoutes } from './routes/explorer'
-import { staticReader, type StaticFiles } from './static-files'
+} from './core/request-log'
+import { contentType } from './core/prometheus'
+import { createTelemetry } from './upstream/telemetry'
+import type { RetryClock } from './upstream/retry'
+import { createUpstreamLimits, type LimitSettings } from './upstream/limits'
+import { rateUsage } from './http/rate-usage'
+import { cors } from './http/cors'
+import { etag, type BodyDigest } from './http/etag'
+import { applications } from './resources/applications/routes'
+import { metrics } from './resources/metrics/routes'
+import { hosts } from './resources/applications/hosts/routes'
+import { explorerRoutes } from './explorer/routes'
+import { staticReader, type StaticFiles } from './http/static-files'
 import { fieldTableReader } from './explain/fields'
-import { explainMode, withExplainPrefix } from './explain'
-import { deployments, deploymentsV0 } from './routes/deployments'
-import { v0Error } from './deployments/v0-render'
-import { upstreamKeyFor } from './keys'
+import { explainHeader, explainMode, withExplainPrefix } from './explain'
+import { deployments, deploymentsV0 } from './resources/deployments/routes'
+import { v0Error } from './resources/deployments/v0-render'
+import { upstreamKeyFor } from './core/keys'
 import { recordCalls, reportRoutes, reportStores, type ReportStore } from './report'
-import { keyTransactions } from './routes/key-transactions'
-import { users } from './routes/users'
-import { servers } from './routes/servers'
-import { browserApplications } from './routes/browser-applications'
-import { mobileApplications } from './routes/mobile-applications'
-import { labels } from './routes/labels'
-import { alerts } from './routes/alerts'
+import { keyTransactions } from './resources/key-transactions/routes'
+import { users } from './resources/users/routes'
+import { servers } from './resources/servers/routes'
+import { browserApplications } from './resources/browser-applications/routes'
+import { mobileApplications } from './resources/mobile-applications/routes'
+import { labels } from './resources/labels/routes'
+import { alerts } from './resources/alerts/routes'
 
 export interface AppOptions {
+  /** Explain without proving the key first: only the offline `v2bridge explain` (src/cli/explain.ts),
+   * whose caller is the operator. */
+  explainTrustsKey?: boolean
   /** Fixed configuration (Node entry, tests); otherwise read from Worker bindings. */
   config?: Config
   /** The fetch every upstream call goes through (tests pass the simulator's). */
   fetch?: typeof fetch
   /** The fetch of NerdGraph calls when `fetch` is not given: the Node entry passes its own
-   * (src/node-transport.ts); the platform's fetch when absent. */
+   * (src/node/transport.ts); the platform's fetch when absent. */
   nerdgraphFetch?: typeof fetch
-  /** Receives one structured line per request (src/request-log.ts); none when absent. */
+  /** Receives one structured line per request (src/core/request-log.ts); none when absent. */
   log?: RequestLog
-  /** Per-key limits toward NerdGraph (src/upstream-limits.ts); tests shrink them. */
+  /** Per-key limits toward NerdGraph (src/upstream/limits.ts); tests shrink them. */
   limits?: Partial<LimitSettings>
   /** Clock and randomness of retries (tests make them deterministic). */
   clock?: RetryClock
@@ -77,14 +80,14 @@ export interface AppOptions {
   /** The key's fingerprint: the runtime's fastest SHA-256 (the Node entry passes node:crypto's);
    * WebCrypto when absent, so the Worker's import graph never reaches node:crypto. */
   fingerprint?: Fingerprint
-  /** The ETag digest (src/etag.ts): node:crypto's from the Node entry, WebCrypto when absent. */
+  /** The ETag digest (src/http/etag.ts): node:crypto's from the Node entry, WebCrypto when absent. */
   bodyDigest?: BodyDigest
   /** Where the migration report lives (src/report/store.ts); memory, or `REPORTS` on Workers. */
   report?: ReportStore
-  /** The static files (src/static-content.ts): the Node entry passes them; on Workers they are
+  /** The static files (src/explorer/static-content.ts): the Node entry passes them; on Workers they are
    * static assets read through the `ASSETS` binding, so the Worker's script does not carry them. */
   files?: StaticFiles
-  /** Node: whether the socket's peer is a trusted proxy (src/trusted-proxies.ts); without it,
+  /** Node: whether the socket's peer is a trusted proxy (src/node/trusted-proxies.ts); without it,
    * `X-Forwarded-*` never count. */
   trustPeer?: TrustPeer
   /** Whether `/metrics` answers when `METRICS` is unset: the Node entry says yes, Workers no. */
@@ -118,7 +121,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   // Per app instance: one caller's queue or in-flight request never touches another app's.
   const limits = createUpstreamLimits(options.limits)
   const telemetry = createTelemetry(() => limits.snapshot())
-  const caches = createCaches(telemetry.cacheLookup)
+  const caches = new CacheRegistry(telemetry.cacheLookup)
   const operationOf = operationRouter(options.operations)
   const fingerprint = options.fingerprint ?? keyFingerprint
   const readStatic = staticReader(options.files)
@@ -207,11 +210,18 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
 
     const upstreamKey = await identify(c, ['x-api-key', 'api-key'])
     const config = c.get('config')
-    if (row.answer === 'forwarded' && config.v2Forwarding) return forwardCall(c, config)
+    // Explain never forwards: a forwarded row answers its plan (src/explain).
+    const explaining = c.req.header(explainHeader) === '1'
+    if (row.answer === 'forwarded' && config.v2Forwarding && !explaining) {
+      const res = await forwardCall(c, config)
+      // v2 itself accepted the key unless it refused it or failed.
+      if (res.status < 500 && res.status !== 401 && res.status !== 403) c.set('keyVerified', true)
+      return res
+    }
     const untranslated = untranslatedAnswer(row, config.v2Forwarding)
     if (untranslated) throw untranslated
     pinnedAccount(c) // one account-header rule for every route: a bad header is 422 everywhere
-    await connect(c, upstreamKey, row.method === 'GET' ? bodyLimits.read : bodyLimits.write)
+    await connect(c, upstreamKey, bodyLimitOf(row, c.req.method))
     await next()
   })
 
@@ -225,11 +235,11 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     c.set('operation', row)
     const upstreamKey = await identify(c, ['x-api-key', 'x-license-key', 'api-key'])
     pinnedAccount(c)
-    await connect(c, upstreamKey, bodyLimits.write)
+    await connect(c, upstreamKey, bodyLimitOf(row, c.req.method))
     await next()
   })
 
-  /** A kept alerts call, passed unchanged to the real v2 (src/forward.ts) with the caller's own key. */
+  /** A kept alerts call, passed unchanged to the real v2 (src/http/forward.ts) with the caller's own key. */
   function forwardCall(c: Context<Env>, config: Config): Promise<Response> {
     const stats = c.get('stats')
     return forward(c.req.raw, c.env?.getBody, {
@@ -248,15 +258,20 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   }
 
   /** The caller's key from the first of `headers` sent: 401 when none or unusable; the upstream
-   * key it stands for (a legacy key through KEY_MAP, src/keys.ts). Caches partition by this key. */
+   * key it stands for (a legacy key through KEY_MAP, src/core/keys.ts). Caches partition by this key. */
   async function identify(c: Context<Env>, headers: string[]): Promise<string> {
-    const apiKey = headers.map((h) => c.req.header(h)?.trim()).find((k) => k)
+    const header = headers.find((h) => c.req.header(h)?.trim())
+    const apiKey = header && c.req.header(header)!.trim()
     if (!apiKey) throw new V2Error(401, titles.noKey)
     if (!plausibleKey.test(apiKey)) throw new V2Error(401, titles.badKey)
     const keyHash = await fingerprint(apiKey)
     c.set('apiKey', apiKey)
     c.set('keyHash', keyHash)
-    return upstreamKeyFor(apiKey, keyHash, c.get('config').keyMap)
+    const use = header === 'x-license-key' ? 'license' : 'rest'
+    const { key, account, mapped } = upstreamKeyFor(apiKey, keyHash, c.get('config').keyMap, use)
+    if (account !== undefined) c.set('keyAccount', account)
+    if (mapped) c.set('keyVerified', true)
+    return key
   }
 
   /** Parameters (query and body, up to `limit` bytes) and the caller's NerdGraph client. */
@@ -277,12 +292,14 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
           stats.upstreamRequests += 1
           stats.upstreamMs += ms
         },
+        onAccepted: () => c.set('keyVerified', true),
       })
     )
   }
 
-  app.use('/v2/*', explainMode(fieldTable))
-  app.use('/deployments', explainMode(fieldTable))
+  const explainOptions = { trustKey: options.explainTrustsKey === true }
+  app.use('/v2/*', explainMode(fieldTable, explainOptions))
+  app.use('/deployments', explainMode(fieldTable, explainOptions))
 
   app.use('/v2/*', rateUsage())
   app.use('/v2/*', etag(options.bodyDigest))
@@ -329,7 +346,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   return withExplainPrefix(app)
 }
 
-/** Parameters carried in the body (src/params.ts): form or JSON, also on GET via the Node entry,
+/** Parameters carried in the body (src/http/params.ts): form or JSON, also on GET via the Node entry,
  * whose `getBody` hands over the socket's body (fetch's Request cannot carry one on GET). */
 async function bodyParams(
   req: Request,

@@ -7,23 +7,23 @@ import type { Http2Bindings, HttpBindings } from '@hono/node-server'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { createApp, type AppOptions } from './app'
-import { ConfigError, type Config } from './config'
-import { nodeDefaults, parseNodeConfig, type NodeSettings } from './node-config'
-import { nodeBodyDigest, nodeFingerprint } from './node-fingerprint'
+import { ConfigError, type Config } from './core/config'
+import { nodeDefaults, parseNodeConfig, type NodeSettings } from './node/config'
+import { nodeBodyDigest, nodeFingerprint } from './node/fingerprint'
 import {
   applyServerLimits,
   checkIntervalMs,
   clientErrorTitles,
   requireHost,
-} from './node-server-limits'
-import { render } from './respond'
-import { isTrusted } from './trusted-proxies'
-import { titles } from './errors'
-import type { RequestLog } from './request-log'
-import { drainOnSignals } from './shutdown'
+} from './node/server-limits'
+import { render } from './http/respond'
+import { isTrusted } from './node/trusted-proxies'
+import { titles } from './core/errors'
+import type { RequestLog } from './core/request-log'
+import { drainOnSignals } from './node/shutdown'
 import { fileStore } from './report/file-store'
-import { staticFiles } from './static-content'
-import { nodeTransport } from './node-transport'
+import { staticFiles } from './explorer/static-content'
+import { nodeTransport } from './node/transport'
 import '../mappings/schemas' // checks the mapping tables at start-up
 
 export interface NodeServer {
@@ -115,7 +115,7 @@ export function afterResponse(log?: RequestLog): RequestLog {
 }
 
 /** curl `-X GET -d …` sends a form body on GET (every curl example of the v2 docs does), which
- * fetch's Request drops: the app reads it from this stream with its byte cap (src/body.ts).
+ * fetch's Request drops: the app reads it from this stream with its byte cap (src/http/body.ts).
  * Cancelling discards the rest without closing the socket, so the 413 can still be written. */
 function getBody(incoming: IncomingMessage): ReadableStream<Uint8Array> | null {
   const hasBody =

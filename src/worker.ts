@@ -4,7 +4,7 @@
  * to the Worker's console as JSON (`wrangler tail`).
  */
 import { createApp } from './app'
-import { consoleLog } from './request-log'
+import { consoleLog } from './core/request-log'
 
 export default createApp({ log: consoleLog })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../src/app'
-import { parseConfig } from '../src/config'
+import { parseConfig } from '../src/core/config'
 import { fakeFetch } from './helpers/fake-fetch'
 
 const key = 'NRAK-TESTKEY000000000000000000'

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { harness } from './helpers/harness'
 
 const minute = 60_000
-/** The account-wide queries of a list page (src/topology.ts membersNrql, applications/browser.ts). */
+/** The account-wide queries of a list page (src/entities/topology.ts membersNrql, applications/browser.ts). */
 const accountWide = (queries: string[]) =>
   queries.filter((q) => /FACET appId/.test(q) && !/entity\.guid =/.test(q)).length
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { approximateBytes, PartitionedCache } from '../src/cache'
+import { approximateBytes, PartitionedCache } from '../src/core/cache'
 
 describe('PartitionedCache', () => {
   it('never answers one partition with another partition’s entry', () => {

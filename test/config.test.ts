@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, parseConfig } from '../src/config'
-import { parseNodeConfig } from '../src/node-config'
+import { ConfigError, parseConfig } from '../src/core/config'
+import { parseNodeConfig } from '../src/node/config'
 
 describe('parseConfig', () => {
   it('defaults to the US endpoint on 127.0.0.1:8787', () => {
@@ -43,7 +43,7 @@ describe('parseConfig', () => {
   it('reads KEY_MAP as SHA-256 hex → user key, and names it without its content when invalid', () => {
     const hash = 'AB'.repeat(32)
     const map = parseConfig({ KEY_MAP: JSON.stringify({ [hash]: 'NRAK-X' }) }).keyMap
-    expect([...map]).toEqual([['ab'.repeat(32), 'NRAK-X']])
+    expect([...map]).toEqual([['ab'.repeat(32), { key: 'NRAK-X' }]])
     for (const bad of ['{', '[]', '{"abc":"NRAK-SECRET"}', `{"${hash}":"has space"}`]) {
       let message = ''
       try {

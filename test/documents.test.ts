@@ -9,7 +9,7 @@ import {
   insightsDocument,
   listApplicationsDocument,
   showApplicationDocument,
-} from '../src/applications/documents'
+} from '../src/resources/applications/documents'
 import {
   channelDocument,
   channelsDocument,
@@ -19,36 +19,42 @@ import {
   issueActionDocuments,
   issuesDocument,
   policyChannelsDocuments,
-} from '../src/alerts/documents'
-import { createDeploymentDocument, listDeploymentsDocument } from '../src/deployments/documents'
-import { deleteApplicationDocument, updateSettingsDocument } from '../src/applications/writes'
+} from '../src/resources/alerts/documents'
+import {
+  createDeploymentDocument,
+  listDeploymentsDocument,
+} from '../src/resources/deployments/documents'
+import {
+  deleteApplicationDocument,
+  updateSettingsDocument,
+} from '../src/resources/applications/writes'
 
-import { metricDataDocument, metricNamesDocument } from '../src/metrics/documents'
-import { nrqlDocument } from '../src/nrql-document'
-import { resolveDocuments } from '../src/resolve'
+import { metricDataDocument, metricNamesDocument } from '../src/resources/metrics/documents'
+import { nrqlDocument } from '../src/upstream/nrql-document'
+import { resolveDocuments } from '../src/entities/resolve'
 import { doctorDocuments } from '../src/cli/doctor-documents'
-import { SCHEMA_SDL } from '../src/simulator'
+import { SCHEMA_SDL } from '../simulator'
 import { realSchema } from './helpers/real-schema'
-import { accountsDocument } from '../src/accounts'
-import { detailsPart } from '../src/entity-details'
+import { accountsDocument } from '../src/entities/accounts'
+import { detailsPart } from '../src/entities/entity-details'
 import {
   detailSelection,
   listKeyTransactionsDocument,
   pageExtrasDocument,
   showKeyTransactionDocument,
-} from '../src/key-transactions/documents'
-import { searchCursorDocument } from '../src/search-pages'
-import { keyCheckDocument } from '../src/servers/servers'
+} from '../src/resources/key-transactions/documents'
+import { searchCursorDocument } from '../src/entities/search-pages'
+import { keyCheckDocument } from '../src/upstream/key-check'
 import {
   browserDetailsDocument,
   createBrowserApplicationDocument,
   listBrowserApplicationsDocument,
-} from '../src/browser-applications/browser-applications'
+} from '../src/resources/browser-applications/browser-applications'
 import {
   createMobileApplicationDocument,
   listMobileApplicationsDocument,
-} from '../src/mobile-applications/mobile-applications'
-import { usersDocument } from '../src/users/users'
+} from '../src/resources/mobile-applications/mobile-applications'
+import { usersDocument } from '../src/resources/users/users'
 
 export const sentDocuments: Record<string, string> = {
   accounts: accountsDocument,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../src/app'
-import { parseConfig } from '../src/config'
+import { parseConfig } from '../src/core/config'
 import { harness } from './helpers/harness'
 
 describe('/healthz and /readyz', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest'
-import { keyFingerprint } from '../src/identity'
-import { createUpstream } from '../src/nerdgraph'
-import { webDigest } from '../src/etag'
-import { nodeBodyDigest, nodeFingerprint } from '../src/node-fingerprint'
+import { keyFingerprint } from '../src/core/identity'
+import { createUpstream } from '../src/upstream/nerdgraph'
+import { webDigest } from '../src/http/etag'
+import { nodeBodyDigest, nodeFingerprint } from '../src/node/fingerprint'
 import { afterResponse } from '../src/node'
-import type { RequestLogLine } from '../src/request-log'
-import { urlOf } from '../src/request-url'
+import type { RequestLogLine } from '../src/core/request-log'
+import { urlOf } from '../src/http/request-url'
 import { fakeFetch } from './helpers/fake-fetch'
 
 const line = (status: number): RequestLogLine => ({

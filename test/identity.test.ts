@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { apmApplicationGuid, decodeGuid, keyFingerprint } from '../src/identity'
+import { apmApplicationGuid, decodeGuid, keyFingerprint } from '../src/core/identity'
 
 describe('identity', () => {
   it('builds the documented unpadded GUID (entity-definitions guid_spec example)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { instanceKey, mintIds, resolveId } from '../src/ids'
+import { instanceKey, mintIds, resolveId } from '../src/core/ids'
 
 describe('minted host and instance IDs', () => {
   it('are positive 31-bit integers, stable across calls and input order', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { DEMO_KEYS, harness } from './helpers/harness'
-import { keyFingerprint } from '../src/identity'
-import { isLegacyKey, upstreamKeyFor } from '../src/keys'
+import { keyFingerprint } from '../src/core/identity'
+import { isLegacyKey, parseKeyMap, scopeTitles, upstreamKeyFor } from '../src/core/keys'
 
 const restKey = '00000000000000000000000000000000000000000000d3a'
 const licenseKey = '00000000000000000000000000000000000001ce'
@@ -18,12 +18,102 @@ describe('legacy keys and KEY_MAP', () => {
   })
 
   it('maps a key by its SHA-256 and refuses an unmapped legacy key with 401', async () => {
-    const map = new Map([[await keyFingerprint(restKey), DEMO_KEYS.all]])
-    expect(upstreamKeyFor(restKey, await keyFingerprint(restKey), map)).toBe(DEMO_KEYS.all)
-    expect(upstreamKeyFor('NRAK-X', await keyFingerprint('NRAK-X'), map)).toBe('NRAK-X')
+    const map = new Map([[await keyFingerprint(restKey), { key: DEMO_KEYS.all }]])
+    expect(upstreamKeyFor(restKey, await keyFingerprint(restKey), map)).toEqual({
+      key: DEMO_KEYS.all,
+      mapped: true,
+    })
+    expect(upstreamKeyFor('NRAK-X', await keyFingerprint('NRAK-X'), map)).toEqual({ key: 'NRAK-X' })
     expect(() => upstreamKeyFor(licenseKey, 'h', map)).toThrow(
       expect.objectContaining({ status: 401 })
     )
+  })
+
+  it('gives each entry a scope: a license key records v0 deployments only (issue 22, item 5)', async () => {
+    const [rest, license] = [await keyFingerprint(restKey), await keyFingerprint(licenseKey)]
+    const short = parseKeyMap(JSON.stringify({ [rest]: DEMO_KEYS.all, [license]: DEMO_KEYS.all }))
+    // The short form reads the scope from the presented key's shape: 40 hex is a license key.
+    const mapped = { key: DEMO_KEYS.all, mapped: true }
+    expect(upstreamKeyFor(restKey, rest, short, 'rest')).toEqual(mapped)
+    expect(upstreamKeyFor(licenseKey, license, short, 'license')).toEqual(mapped)
+    expect(() => upstreamKeyFor(licenseKey, license, short, 'rest')).toThrow(
+      expect.objectContaining({ status: 401, title: scopeTitles.license })
+    )
+    expect(() => upstreamKeyFor(restKey, rest, short, 'license')).toThrow(
+      expect.objectContaining({ status: 401, title: scopeTitles.rest })
+    )
+    const full = parseKeyMap(
+      JSON.stringify({ [license]: { key: DEMO_KEYS.all, scope: 'rest', account: 1000002 } })
+    )
+    expect(full.get(license)).toEqual({ key: DEMO_KEYS.all, scope: 'rest', account: 1000002 })
+    expect(upstreamKeyFor(licenseKey, license, full, 'rest')).toEqual({
+      key: DEMO_KEYS.all,
+      account: 1000002,
+      mapped: true,
+    })
+    for (const bad of [
+      { key: DEMO_KEYS.all, scope: 'admin' },
+      { key: DEMO_KEYS.all, account: 2 ** 31 },
+      { key: DEMO_KEYS.all, account: '1' },
+      { key: DEMO_KEYS.all, extra: 1 },
+      { scope: 'rest' },
+    ])
+      expect(() => parseKeyMap(JSON.stringify({ [rest]: bad }))).toThrow('KEY_MAP: expected')
+  })
+
+  it('refuses a mapped license key on every /v2 route and takes it as x-license-key on v0', async () => {
+    const h = harness({
+      KEY_MAP: JSON.stringify({ [await keyFingerprint(licenseKey)]: DEMO_KEYS.all }),
+    })
+    for (const [method, path] of [
+      ['GET', '/v2/applications.json'],
+      ['GET', '/v2/users.json'],
+      ['DELETE', '/v2/applications/9045822.json'],
+    ] as const) {
+      const res = await h.get(path, { key: licenseKey, method })
+      expect(res.status, path).toBe(401)
+      expect(await res.json()).toEqual({ error: { title: scopeTitles.license } })
+    }
+    expect(h.sim.stats().graphqlRequests).toBe(0)
+    const v0 = await h.app.request('/deployments.xml', {
+      method: 'POST',
+      headers: {
+        'x-license-key': licenseKey,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: 'deployment[app_name]=Checkout+Service+(java)&deployment[revision]=scoped',
+    })
+    expect(v0.status).toBe(201)
+  })
+
+  it('reads the account of a key map entry as the pinned account', async () => {
+    const h = harness({
+      KEY_MAP: JSON.stringify({
+        [await keyFingerprint(restKey)]: { key: DEMO_KEYS.all, account: 1000002 },
+      }),
+    })
+    const mapped = (await (await h.get('/v2/applications.json', { key: restKey })).json()) as {
+      applications: { id: number }[]
+    }
+    const all = (await (await h.get('/v2/applications.json')).json()) as {
+      applications: { id: number }[]
+    }
+    const inAccount = h.dataset.applications(1000002).map((a) => a.id)
+    expect(mapped.applications.length).toBeGreaterThan(0)
+    expect(mapped.applications.every((a) => inAccount.includes(a.id))).toBe(true)
+    expect(all.applications.length).toBeGreaterThan(mapped.applications.length)
+  })
+
+  it('answers 422 for an account header past the largest GraphQL Int, before any NerdGraph call', async () => {
+    const h = harness()
+    const res = await h.get('/v2/alerts_incidents.json', {
+      headers: { 'X-Account-Id': '2147483648' },
+    })
+    expect(res.status).toBe(422)
+    expect(await res.json()).toEqual({
+      error: { title: 'Invalid account ID header: expected one account ID' },
+    })
+    expect(h.sim.stats().graphqlRequests).toBe(0)
   })
 
   it('serves every /v2 route for a mapped REST key, with caches of its own', async () => {

@@ -9,8 +9,8 @@ import {
   type ValueDefinition,
   type ValueType,
 } from '../mappings/value-types'
-import { definitionOf, familyOf, listedValues } from '../src/metrics/families'
-import { parseNrql } from '../src/simulator/nrql'
+import { definitionOf, familyOf, listedValues } from '../src/resources/metrics/families'
+import { parseNrql } from '../simulator'
 
 type Equal<A, B> =
   (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false

@@ -1,9 +1,9 @@
 /** v2bridge over real HTTP on loopback, in front of the simulator over real HTTP. */
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseConfig } from '../src/config'
+import { parseConfig } from '../src/core/config'
 import { startServer, type NodeServer } from '../src/node'
-import { DEMO_KEYS, startSimulatorServer, type SimulatorServer } from '../src/simulator'
+import { DEMO_KEYS, startSimulatorServer, type SimulatorServer } from '../simulator'
 
 let sim: SimulatorServer
 let bridge: NodeServer

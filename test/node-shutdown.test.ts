@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DEMO_KEYS } from '../src/simulator'
+import { DEMO_KEYS } from '../simulator'
 import { startChild, type ChildServer } from './helpers/child-server'
 
 // The simulator runs in its own process too: its CPU work must not delay this client's requests.
@@ -8,7 +8,7 @@ let sim: ChildServer
 
 beforeAll(async () => {
   sim = await startChild(
-    [process.execPath, '--import', 'tsx', 'src/simulator/serve.ts'],
+    [process.execPath, '--import', 'tsx', 'simulator/serve.ts'],
     { SIM_PORT: '0' },
     { ready: /simulator on (http:\/\/\S+?)\/graphql/ }
   )

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { quote, quoteList } from '../src/nrql'
+import { quote, quoteList } from '../src/core/nrql'
 
 describe('quote', () => {
   it.each([

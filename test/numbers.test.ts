@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { round3, round3Json } from '../src/numbers'
+import { round3, round3Json } from '../src/core/numbers'
 
 const reference = (v: number) => Number(v.toPrecision(3))
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { answers, operations, type OperationRow } from '../mappings/operations'
 import { createApp } from '../src/app'
-import { operationRouter, routePattern } from '../src/operations'
+import { operationRouter, routePattern } from '../src/http/operations'
 import { operationsMarkdown, readmePath } from '../scripts/operations-table'
 import { harness } from './helpers/harness'
 

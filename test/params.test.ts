@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { V2Params, paramsFromBody } from '../src/params'
-import { V2Error } from '../src/errors'
+import { V2Params, paramsFromBody } from '../src/http/params'
+import { V2Error } from '../src/core/errors'
 
 describe('V2Params', () => {
   it('reads names[], bare names and indexed names[N] as one list in order', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { passes, requestIdFrom } from '../src/request-log'
+import { passes, requestIdFrom } from '../src/core/request-log'
 import { harness } from './helpers/harness'
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { V2Error } from '../src/errors'
+import { V2Error } from '../src/core/errors'
 import {
   formatTime,
   parseTime,
@@ -8,7 +8,7 @@ import {
   sliceLength,
   slicesOf,
   timeTitles,
-} from '../src/time-range'
+} from '../src/core/time-range'
 
 const at = (iso: string) => Date.parse(iso)
 const minute = 60_000

@@ -1,9 +1,9 @@
 import { GraphQLClient } from 'graphql-request'
 import { describe, expect, it, vi } from 'vitest'
-import { Kind, parse, print } from '../src/worker-graphql'
+import { Kind, parse, print } from '../src/upstream/worker-graphql'
 
 // graphql-request here sees what the Worker bundle gives it: the stand-in, not graphql-js.
-vi.mock('graphql', () => import('../src/worker-graphql'))
+vi.mock('graphql', () => import('../src/upstream/worker-graphql'))
 
 describe("the Worker's stand-in for graphql-js (wrangler.toml [alias])", () => {
   it('fails loudly if parse or print is ever called', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { paramsFromBody } from '../src/params'
-import { xmlBody } from '../src/xml-body'
+import { paramsFromBody } from '../src/http/params'
+import { xmlBody } from '../src/http/xml-body'
 
 describe('xmlBody', () => {
   it('reads elements as Rails Hash.from_xml does: root key, nesting, dashes to underscores, nil', () => {

@@ -6,8 +6,8 @@
  * NRQL"), whether the write mutations exist, and which v2 routes follow. Creates nothing.
  */
 import { operations, type OperationRow } from '../../mappings/operations'
-import { nrqlDocument, type NrqlData } from '../nrql-document'
-import { quote } from '../nrql'
+import { nrqlDocument, type NrqlData } from '../upstream/nrql-document'
+import { quote } from '../core/nrql'
 import {
   doctorAccountsDocument,
   doctorApplicationsDocument,

@@ -5,8 +5,8 @@
  * goes upstream; otherwise the lookup needs `--key`.
  */
 import { createApp } from '../app'
-import { parseConfig } from '../config'
-import { staticFiles } from '../static-content'
+import { parseConfig } from '../core/config'
+import { staticFiles } from '../explorer/static-content'
 
 export interface ExplainOptions {
   url: string
@@ -35,6 +35,8 @@ export async function explainUrl(o: ExplainOptions): Promise<ExplainResult> {
     fetch: o.key ? (o.fetch ?? fetch) : offline,
     log: () => {},
     files: staticFiles,
+    // Offline, no key exists to prove; with a key, explain proves it as the server does.
+    explainTrustsKey: !o.key,
   })
   const target = new URL(o.url, 'https://api.newrelic.com')
   const headers: Record<string, string> = {

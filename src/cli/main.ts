@@ -4,8 +4,8 @@
  * `main` returns the exit status, or a running server for `serve` and `demo`.
  */
 import { parseArgs } from 'node:util'
-import { nerdgraphUrls, ConfigError } from '../config'
-import { parseNodeConfig } from '../node-config'
+import { nerdgraphUrls, ConfigError } from '../core/config'
+import { parseNodeConfig } from '../node/config'
 import { reportOption, startServer } from '../node'
 import { doctor } from './doctor'
 import { explainUrl } from './explain'
@@ -16,6 +16,13 @@ export interface Io {
   env: Record<string, string | undefined>
   /** Where NerdGraph requests go (tests pass the simulator's). */
   fetch?: typeof fetch
+  /** Starts the demo (scripts/demo-server.ts). The simulator lives outside src/, so the entry that
+   * runs the command (bin/v2bridge.js, or a test) hands it in; without it `demo` is unavailable. */
+  startDemo?: (env: Record<string, string | undefined>) => Promise<{
+    banner: string
+    bridge: Running
+    close(): Promise<void>
+  }>
 }
 
 export interface Running {
@@ -106,9 +113,8 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
     }
   }
   if (command === 'demo') {
-    // The simulator is loaded only for the demo.
-    const { startDemo } = await import('./demo')
-    const demo = await startDemo(io.env)
+    if (!io.startDemo) return fail(io, 'demo needs the simulator, which this install does not have')
+    const demo = await io.startDemo(io.env)
     io.out(demo.banner)
     return { url: demo.bridge.url, close: demo.close }
   }

@@ -1,11 +1,11 @@
 /**
  * @module explain/fields
  * The explain field table (mappings/explain-fields.ts), read as the static file `explain-fields.json`
- * (src/static-files.ts) so that the Worker's script does not carry it; parsed once per app.
+ * (src/http/static-files.ts) so that the Worker's script does not carry it; parsed once per app.
  */
 import type { Context } from 'hono'
-import type { Env } from '../env'
-import type { ReadStatic } from '../static-files'
+import type { Env } from '../http/env'
+import type { ReadStatic } from '../http/static-files'
 
 /** Answer field → where it comes from in NerdGraph. */
 export type FieldRows = Readonly<Record<string, string>>

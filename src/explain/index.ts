@@ -2,23 +2,39 @@
  * @module explain
  * Explain mode: a v2 request with `X-V2bridge-Explain: 1`, or under `/explain/v2/…`, is planned, not
  * executed. The request's NerdGraph client lets lookups through and records the first other document
- * (src/explain/client.ts); the answer is then the plan (src/explain/plan.ts) in JSON. Generic: every
+ * (src/upstream/explain-client.ts); the answer is then the plan (src/explain/plan.ts) in JSON. Generic: every
  * route that talks to NerdGraph through `c.get('nerdgraph')` is explained without code of its own.
  */
 import type { Context, Hono, MiddlewareHandler } from 'hono'
-import { createCaches } from '../caches'
-import type { Env } from '../env'
-import { ExplainStop, notingClient, type SentDocument } from './client'
+import { CacheRegistry } from '../core/cache'
+import { nerdgraphUrls, v2Urls } from '../core/config'
+import { checkKey } from '../upstream/key-check'
+import { allowlisted, forwardedHeaders } from '../http/forward'
+import type { Env } from '../http/env'
+import { ExplainStop, notingClient, type SentDocument } from '../upstream/explain-client'
 import { fieldsKey, type FieldTable } from './fields'
 import { explainBody } from './plan'
 
 export const explainHeader = 'X-V2bridge-Explain'
+/** Headers that carry the caller's key; explain shows a placeholder instead. */
+const keyHeaders = new Set(['x-api-key', 'api-key'])
 // `/explain/deployments…` explains the legacy v0 call as `/explain/v2/…` does the v2 ones.
 const prefixes = ['/explain/v2/', '/explain/deployments']
 
+/** `url` when it is one of New Relic's public `urls`, else `placeholder`. */
+const publicOr = (url: string, urls: Record<string, string>, placeholder: string) =>
+  Object.values(urls).includes(url) ? url : placeholder
+
+export interface ExplainOptions {
+  /** Answer without checking the key (the offline `v2bridge explain`, whose caller is the
+   * operator). */
+  trustKey?: boolean
+}
+
 /** Middleware after the `/v2/*` one: wraps the request's NerdGraph client, answers the plan. */
 export function explainMode(
-  fieldTable: (c: Context<Env>) => Promise<FieldTable>
+  fieldTable: (c: Context<Env>) => Promise<FieldTable>,
+  options: ExplainOptions = {}
 ): MiddlewareHandler<Env> {
   return async (c, next) => {
     const explain = c.req.header(explainHeader) === '1'
@@ -37,20 +53,31 @@ export function explainMode(
         url,
         params: c.get('params').entries(),
         sent,
-        endpoint: config.nerdgraphUrl,
+        // Only the public endpoints are shown: a private NERDGRAPH_URL or V2_URL (a proxy, a test
+        // stand-in) is the operator's, not the caller's, to know.
+        endpoint: publicOr(config.nerdgraphUrl, nerdgraphUrls, '$NERDGRAPH_URL'),
         region: config.region,
-        // The forwarding target, once the `V2_URL` setting exists (README, Every v2 operation).
-        v2Url: 'v2Url' in config ? String(config.v2Url) : undefined,
+        v2Url: publicOr(config.v2Url, v2Urls, '$V2_URL'),
         fields: (await fieldTable(c))[fieldsKey(row)] ?? {},
+        forwardHeaders: [...allowlisted(c.req.raw.headers, forwardedHeaders.request)].map(
+          ([name, value]): [string, string] => [
+            name,
+            keyHeaders.has(name) ? '$NEW_RELIC_API_KEY' : value,
+          ]
+        ),
       })
     }
-    const answer = async () =>
-      new Response(JSON.stringify(await plan(), null, 2), {
+    const answer = async () => {
+      // A plan only for a key NerdGraph accepts: a lookup may already have proved it.
+      if (!c.get('keyVerified') && !options.trustKey)
+        await checkKey(c.get('nerdgraph'), { lookup: true })
+      return new Response(JSON.stringify(await plan(), null, 2), {
         headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
       })
+    }
     if (c.get('operation').answer === 'forwarded') return answer()
     // Fresh caches: a cached answer must not hide the documents a call sends.
-    c.set('caches', createCaches())
+    c.set('caches', new CacheRegistry())
     await next()
     // A v2 error before any document (bad parameter, unknown ID) is the answer itself.
     if (!(c.error instanceof ExplainStop) && !sent.some((s) => !s.lookup)) return

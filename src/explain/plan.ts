@@ -5,8 +5,8 @@
  * never part of it: documents and variables never hold it.
  */
 import type { OperationRow } from '../../mappings/operations'
-import { operationOf } from '../nerdgraph'
-import type { SentDocument } from './client'
+import { operationOf } from '../upstream/nerdgraph'
+import type { SentDocument } from '../upstream/explain-client'
 import type { FieldRows } from './fields'
 
 /** The hosts of New Relic's REST API v2, where forwarded operations go (New Relic docs
@@ -29,6 +29,8 @@ export interface ExplainInput {
   v2Url?: string | undefined
   /** The operation's rows of the explain field table (src/explain/fields.ts). */
   fields: FieldRows
+  /** The headers a forwarded call would send (src/http/forward.ts), keys replaced by a placeholder. */
+  forwardHeaders?: [string, string][]
 }
 
 /** Every NRQL string of a request: variables declared `Nrql` and NRQL written into the document. */
@@ -87,16 +89,19 @@ export function explainBody(input: ExplainInput): Record<string, unknown> {
     parameters: input.params,
   }
   if (row.answer === 'forwarded') {
-    const target = new URL(
-      input.url.pathname + input.url.search,
-      input.v2Url ?? v2Hosts[input.region]
-    )
+    const base = input.v2Url ?? v2Hosts[input.region]
+    // A private V2_URL is shown as its setting's name (src/explain/index.ts).
+    const target = base.startsWith('$')
+      ? `${base}${input.url.pathname.replace(/^\/v2(?=\/)/, '')}${input.url.search}`
+      : new URL(input.url.pathname + input.url.search, base).toString()
     return {
       explain: {
         operation,
         request,
         forwarded: {
-          url: target.toString(),
+          method: input.method,
+          url: target,
+          headers: Object.fromEntries(input.forwardHeaders ?? []),
           note: "Passed unchanged to New Relic REST API v2 with the caller's key (X-Api-Key); no NerdGraph request.",
         },
       },

@@ -2,7 +2,7 @@
  * @module explorer/files
  * The explorer's static files by name: the page, its script and stylesheet, and the catalog of every
  * v2 operation (mappings/operations.ts) with the parameters to offer: static files
- * (src/static-files.ts), from memory on Node and from the `ASSETS` binding on Workers.
+ * (src/http/static-files.ts), from memory on Node and from the `ASSETS` binding on Workers.
  */
 import { operations } from '../../mappings/operations'
 import { explorerBodies, explorerParams } from './params'

@@ -5,7 +5,7 @@
  */
 
 /** Where the page shows the server's configured NerdGraph region, filled in per request
- * (src/routes/explorer.ts): the page itself is a static file. */
+ * (src/explorer/routes.ts): the page itself is a static file. */
 export const regionSlot = '<!--region-->'
 
 /** The page, the same for every request but for {@link regionSlot}. */

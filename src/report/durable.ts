@@ -5,13 +5,10 @@
  * Each entry is one storage key (`e:<method> <path> <client>`), so a call writes one small value.
  */
 import { addCall, entryKey, type CallEvent, type ReportEntry } from './entries'
+import type { ReportNamespace } from '../http/env'
 import type { ReportStore } from './store'
 
-/** What the report needs of a Durable Object namespace (Cloudflare Workers runtime API). */
-export interface ReportNamespace {
-  idFromName(name: string): unknown
-  get(id: never): { fetch(input: string, init?: RequestInit): Promise<Response> }
-}
+export type { ReportNamespace }
 
 interface ObjectState {
   storage: {

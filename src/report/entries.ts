@@ -3,8 +3,8 @@
  * The migration report's data (pure): one call as the report keeps it (names, never values), and the
  * per-key aggregation into one entry per v2 operation and client family, with bounds.
  */
-import type { SentDocument } from '../explain/client'
-import { operationOf } from '../nerdgraph'
+import type { SentDocument } from '../upstream/explain-client'
+import { operationOf } from '../upstream/nerdgraph'
 
 /** The end of life of REST API v2 (New Relic docs "REST API v2 end of life"). */
 export const endOfLife = '2027-07-31'
@@ -46,7 +46,17 @@ export interface ReportEntry {
   documents: DocumentShape[]
 }
 
-export const bounds = { keys: 10_000, entriesPerKey: 300, namesPerEntry: 200, nameLength: 255 }
+/** The report's bounds: per key, entries (one per operation and client family) and names per
+ * entry, and approximate bytes in memory (V8 strings: 2 bytes a character); over every key, keys
+ * and bytes (the least recently seen key goes first). */
+export const bounds = {
+  keys: 10_000,
+  entriesPerKey: 300,
+  namesPerEntry: 200,
+  nameLength: 255,
+  bytesPerKey: 256 * 1024,
+  bytes: 32 * 2 ** 20,
+}
 
 /** NRQL with every literal masked: `'…'` strings and numbers become `?`. */
 export function maskNrql(nrql: string): string {
@@ -69,25 +79,51 @@ export function shapeOf(sent: SentDocument): DocumentShape {
   }
 }
 
-const union = (into: string[], more: readonly string[]) => {
+const textBytes = (text: string) => 16 + 2 * text.length
+
+/** Adds the names of `more` missing from `into`, within the bounds and `budget` bytes; the bytes
+ * added. */
+const union = (into: string[], more: readonly string[], budget: number) => {
   const before = into.length
+  let added = 0
   for (const m of more) {
     if (into.length >= bounds.namesPerEntry) break
     const name = m.slice(0, bounds.nameLength)
-    if (!into.includes(name)) into.push(name)
+    if (into.includes(name)) continue
+    if (added + textBytes(name) > budget) break
+    into.push(name)
+    added += textBytes(name)
   }
   if (into.length > before) into.sort() // a repeated call (the usual one) adds nothing to sort
+  return added
 }
 
 export const entryKey = (e: { method: string; path: string; client: string }) =>
   `${e.method} ${e.path} ${e.client}`
 
-/** Adds one call to a key's entries (in place); a new entry past the bound is dropped. */
-export function addCall(entries: Map<string, ReportEntry>, call: CallEvent): void {
+/** Approximate bytes of a new entry before its names. */
+const entryBytes = (e: { method: string; path: string; client: string }) =>
+  200 + textBytes(e.method + e.path + e.client)
+
+/** Approximate bytes of the documents an entry keeps. */
+const documentBytes = (documents: readonly DocumentShape[]) => textBytes(JSON.stringify(documents))
+
+/**
+ * Adds one call to a key's entries (in place), using at most `budget` more bytes: a new entry past
+ * the bounds is dropped, and names or documents that do not fit are left out. Counts and times
+ * always update. Answers the bytes added.
+ */
+export function addCall(
+  entries: Map<string, ReportEntry>,
+  call: CallEvent,
+  budget = Infinity
+): number {
   const key = entryKey(call)
   let entry = entries.get(key)
+  let added = 0
   if (!entry) {
-    if (entries.size >= bounds.entriesPerKey) return
+    added = entryBytes(call)
+    if (entries.size >= bounds.entriesPerKey || added > budget) return 0
     entry = {
       method: call.method,
       path: call.path,
@@ -107,8 +143,25 @@ export function addCall(entries: Map<string, ReportEntry>, call: CallEvent): voi
   if (call.status >= 400) entry.errors += 1
   entry.firstSeen = Math.min(entry.firstSeen, call.at)
   entry.lastSeen = Math.max(entry.lastSeen, call.at)
-  union(entry.parameters, call.parameters)
-  union(entry.metricNames, call.metricNames)
-  union(entry.valueTypes, call.valueTypes)
-  if (entry.documents.length === 0 && call.documents.length) entry.documents = call.documents
+  added += union(entry.parameters, call.parameters, budget - added)
+  added += union(entry.metricNames, call.metricNames, budget - added)
+  added += union(entry.valueTypes, call.valueTypes, budget - added)
+  if (entry.documents.length === 0 && call.documents.length) {
+    const bytes = documentBytes(call.documents)
+    if (added + bytes <= budget) {
+      entry.documents = call.documents
+      added += bytes
+    }
+  }
+  return added
+}
+
+/** Approximate bytes of a key's entries, as `addCall` counts them. */
+export function entriesBytes(entries: Iterable<ReportEntry>): number {
+  let bytes = 0
+  for (const e of entries) {
+    bytes += entryBytes(e) + documentBytes(e.documents)
+    for (const n of [...e.parameters, ...e.metricNames, ...e.valueTypes]) bytes += textBytes(n)
+  }
+  return bytes
 }

@@ -4,7 +4,7 @@
  * Worker's `REPORTS` Durable Object binding, else memory), and its hooks into the app.
  */
 import type { Context } from 'hono'
-import type { Env } from '../env'
+import type { Env } from '../http/env'
 import { durableStore } from './durable'
 import { memoryStore, type ReportStore } from './store'
 

@@ -1,15 +1,15 @@
 /**
  * @module report/record
- * Middleware before the `/v2/*` one: after the answer, adds the call to the caller's migration
- * report (operation, parameter names, metric names and value types, client family, the shape of the
+ * Middleware before the `/v2/*` one: after the answer, adds the call of a verified key to its
+ * migration report (operation, parameter names, metric names and value types, client family, the shape of the
  * documents sent). Nothing is awaited: the store takes the call at once, and a store that writes
  * elsewhere hands its promise to the Worker's `waitUntil`.
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import { clientFamily } from '../../mappings/client-families'
-import type { Env } from '../env'
+import type { Env } from '../http/env'
 import { explainHeader } from '../explain'
-import { entryKey, shapeOf, type CallEvent } from './entries'
+import { bounds, entryKey, shapeOf, type CallEvent } from './entries'
 import type { ReportStore } from './store'
 
 export type StoreOf = (c: Context<Env>) => ReportStore
@@ -30,11 +30,23 @@ export function recordCalls(storeOf: StoreOf): MiddlewareHandler<Env> {
     }
     return family
   }
+  // Keys proven by an earlier call, so their calls that reach no upstream (a retired row) count
+  // too; fed by verified keys only, least recently proven first out.
+  const verified = new Set<string>()
+  const remember = (keyHash: string) => {
+    verified.delete(keyHash)
+    verified.add(keyHash)
+    if (verified.size > bounds.keys) verified.delete(verified.values().next().value!)
+  }
   return async (c, next) => {
     await next()
     const keyHash = c.get('keyHash')
     const row = c.get('operation')
+    // Only a key NerdGraph (or v2, or the key map) accepted, in this call or an earlier one, may
+    // grow the report: a made-up key string costs nothing kept.
     if (!keyHash || !row || c.req.header(explainHeader) === '1') return
+    if (c.get('keyVerified')) remember(keyHash)
+    else if (!verified.has(keyHash)) return
     const params = c.get('params')
     const names = new Set<string>()
     // `names[0]`, `names[1]`… are one parameter, `names[]`.

@@ -3,11 +3,11 @@
  * `GET /v2bridge/report.json` and `GET /v2bridge/report` (HTML): the caller's own report, found by
  * the fingerprint of the key it sends (`X-Api-Key` or `Api-Key`), never another key's.
  */
-import { Hono } from '../hono'
+import { Hono } from '../http/hono'
 import type { Context } from 'hono'
-import type { Env } from '../env'
-import { titles } from '../errors'
-import type { Fingerprint } from '../identity'
+import type { Env } from '../http/env'
+import { titles } from '../core/errors'
+import type { Fingerprint } from '../core/identity'
 import type { StoreOf } from './record'
 import { reportHtml } from './html'
 import { reportBody } from './view'
@@ -21,7 +21,7 @@ export function reportRoutes(
   fieldTable: (c: Context<Env>) => Promise<FieldTable>
 ): Hono<Env> {
   const routes = new Hono<Env>()
-  // `.json` is stripped by the app's routing (src/render/index.ts), so one route serves both.
+  // `.json` is stripped by the app's routing (src/http/render/index.ts), so one route serves both.
   routes.get('/report', async (c) => {
     const json = new URL(c.req.url).pathname.endsWith('.json')
     const key = (c.req.header('x-api-key') ?? c.req.header('api-key'))?.trim()
@@ -33,7 +33,7 @@ export function reportRoutes(
     const body = reportBody(keyHash, await storeOf(c).read(keyHash), await fieldTable(c))
     c.header('Cache-Control', 'no-store')
     if (json) return c.json(body)
-    // The public origin (src/origin.ts): PUBLIC_URL or the trusted arrival, never a forged header.
+    // The public origin (src/http/origin.ts): PUBLIC_URL or the trusted arrival, never a forged header.
     return c.html(reportHtml(body, c.get('origin')))
   })
   return routes

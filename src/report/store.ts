@@ -2,8 +2,10 @@
  * @module report/store
  * Where the migration report lives, behind one small interface: `record` is called on the request
  * path and never awaited (it returns at once; a store that writes somewhere keeps that off the
- * request), `read` answers one key's entries. In memory by default, bounded in keys and entries;
- * a JSONL file on Node (src/report/file-store.ts); a Durable Object on Workers (src/report/durable.ts).
+ * request), `read` answers one key's entries. In memory by default, as bounded aggregates (per key
+ * and overall, in entries, names and approximate bytes: src/report/entries.ts `bounds`); a file on
+ * Node (src/report/file-store.ts); a Durable Object on Workers (src/report/durable.ts). Only keys
+ * NerdGraph accepted are recorded (src/report/record.ts).
  */
 import { addCall, bounds, type CallEvent, type ReportEntry } from './entries'
 
@@ -14,20 +16,50 @@ export interface ReportStore {
   read(keyHash: string): Promise<ReportEntry[]>
 }
 
-/** Entries per key in memory; the least recently active key goes first past `bounds.keys`. */
-export function memoryStore(): ReportStore & { load(keyHash: string, call: CallEvent): void } {
-  const byKey = new Map<string, Map<string, ReportEntry>>()
-  const load = (keyHash: string, call: CallEvent) => {
-    let entries = byKey.get(keyHash)
-    if (entries) byKey.delete(keyHash)
-    else entries = new Map()
-    byKey.set(keyHash, entries)
-    if (byKey.size > bounds.keys) byKey.delete(byKey.keys().next().value!)
-    addCall(entries, call)
+export interface KeyReport {
+  entries: Map<string, ReportEntry>
+  bytes: number
+}
+
+/** The report in memory; past `bounds.keys` keys or `bounds.bytes` bytes the least recently seen
+ * key goes first. */
+export class MemoryStore implements ReportStore {
+  protected readonly byKey = new Map<string, KeyReport>()
+  protected total = 0
+
+  record(keyHash: string, call: CallEvent): void {
+    const report = this.touch(keyHash)
+    const added = addCall(report.entries, call, bounds.bytesPerKey - report.bytes)
+    report.bytes += added
+    this.total += added
+    this.evict()
   }
-  return {
-    load,
-    record: load,
-    read: async (keyHash) => structuredClone([...(byKey.get(keyHash)?.values() ?? [])]),
+
+  async read(keyHash: string): Promise<ReportEntry[]> {
+    return structuredClone([...(this.byKey.get(keyHash)?.entries.values() ?? [])])
+  }
+
+  /** Keys and approximate bytes held. */
+  size(): { keys: number; bytes: number } {
+    return { keys: this.byKey.size, bytes: this.total }
+  }
+
+  /** The key's report, now the most recently seen. */
+  protected touch(keyHash: string): KeyReport {
+    let report = this.byKey.get(keyHash)
+    if (report) this.byKey.delete(keyHash)
+    else report = { entries: new Map(), bytes: 0 }
+    this.byKey.set(keyHash, report)
+    return report
+  }
+
+  protected evict(): void {
+    while (this.byKey.size > bounds.keys || (this.total > bounds.bytes && this.byKey.size > 1)) {
+      const [oldest, report] = this.byKey.entries().next().value!
+      this.byKey.delete(oldest)
+      this.total -= report.bytes
+    }
   }
 }
+
+export const memoryStore = () => new MemoryStore()

@@ -1,8 +1,7 @@
 /** v2bridge in front of the simulator, recording each GraphQL request it sends (query + variables). */
 import { createApp } from '../../src/app'
-import { parseConfig, type ConfigInput } from '../../src/config'
-import { alertsOf } from '../../src/simulator/alerts'
-import { DEMO_KEYS, createSimulator } from '../../src/simulator'
+import { parseConfig, type ConfigInput } from '../../src/core/config'
+import { alertsOf, DEMO_KEYS, createSimulator } from '../../simulator'
 
 export interface Sent {
   query: string

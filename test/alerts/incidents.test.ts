@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { incidentId } from '../../src/alerts/ids'
+import { incidentId } from '../../src/resources/alerts/ids'
 import { alertsHarness, DEMO_KEYS } from './helpers'
 
 const now = Date.parse('2026-11-20T12:00:30.000Z')

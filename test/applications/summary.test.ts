@@ -1,9 +1,9 @@
 /** v2 summary objects (D-summary; v2 explorer models): apdex figures with 2 decimals,
  * concurrent_instance_count for background applications only. */
 import { describe, expect, it } from 'vitest'
-import type { ApmApplication } from '../../src/applications/documents'
-import { toV2Application } from '../../src/applications/reshape'
-import { round2 } from '../../src/numbers'
+import type { ApmApplication } from '../../src/resources/applications/documents'
+import { toV2Application } from '../../src/resources/applications/reshape'
+import { round2 } from '../../src/core/numbers'
 
 const base: ApmApplication = {
   guid: 'G',

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { main, type Io, type Running } from '../../src/cli/main'
-import { createSimulator, DEMO_KEYS, startSimulatorServer } from '../../src/simulator'
+import { createSimulator, DEMO_KEYS, startSimulatorServer } from '../../simulator'
+import { startDemo } from '../../scripts/demo-server'
 
 const simUrl = 'http://simulator.test/graphql'
 
@@ -16,7 +17,7 @@ function io(env: Record<string, string> = {}) {
     bodies.push(await req.clone().text())
     return sim.fetch(req)
   }) as typeof globalThis.fetch
-  const value: Io = { out: (l) => out.push(l), err: (l) => err.push(l), env, fetch }
+  const value: Io = { out: (l) => out.push(l), err: (l) => err.push(l), env, fetch, startDemo }
   return { io: value, sim, bodies, out, err, text: () => out.join('\n') }
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DEMO_KEYS, harness } from '../helpers/harness'
 import { expectGolden, pretty } from '../helpers/golden'
 import { expectStrictV2 } from '../helpers/strict-client'
-import { apmGuid } from '../../src/simulator'
+import { apmGuid } from '../../simulator'
 
 const now = Date.parse('2026-11-20T12:00:30.000Z')
 beforeAll(() => void vi.useFakeTimers({ toFake: ['Date'], now }))

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DEMO_KEYS, harness } from '../helpers/harness'
-import { apmGuid } from '../../src/simulator'
-import { keyFingerprint } from '../../src/identity'
+import { apmGuid } from '../../simulator'
+import { keyFingerprint } from '../../src/core/identity'
 
 const now = Date.parse('2026-11-20T12:00:30.000Z')
 beforeAll(() => void vi.useFakeTimers({ toFake: ['Date'], now }))

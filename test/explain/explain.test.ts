@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DEMO_KEYS, harness } from '../helpers/harness'
-import { apmGuid } from '../../src/simulator'
+import { apmGuid } from '../../simulator'
 
 const appId = 9045822
 const window = 'from=2026-11-20T10:00:00%2B00:00&to=2026-11-20T11:00:00%2B00:00'
@@ -72,7 +72,8 @@ describe('explain mode', () => {
     const { explain } = JSON.parse(text) as Explained
     const curl = explain.nerdgraph[0]!.curl!
     expect(curl).toContain('-H "API-Key: $NEW_RELIC_USER_KEY"')
-    expect(curl).toContain("'http://simulator.test/graphql'")
+    // A private NERDGRAPH_URL (here the simulator's) is shown by its setting's name (issue 22, item 2).
+    expect(curl).toContain("'$NERDGRAPH_URL'")
     // The body in the curl line is the document and variables, shell-quoted.
     const body = /--data-binary '((?:[^']|'\\'')*)'$/.exec(curl)![1]!.replace(/'\\''/g, "'")
     expect(JSON.parse(body)).toEqual({
@@ -81,13 +82,14 @@ describe('explain mode', () => {
     })
   })
 
-  it('sends nothing at all when the account is pinned', async () => {
+  it('sends only the key check when the account is pinned (issue 22, item 2: a plan needs a good key)', async () => {
     const h = harness()
     const res = await h.get(dataPath, { headers: { ...explainHeaders, 'X-Account-Id': '1' } })
     const { explain } = (await res.json()) as Explained
-    expect(explain.lookups).toEqual([])
+    expect(explain.lookups.map((l) => l.operation)).toEqual(['KeyCheck'])
     expect(explain.nerdgraph[0]!.variables['accountId']).toBe(1)
-    expect(h.sim.stats().graphqlRequests).toBe(0)
+    expect(h.sim.stats().graphqlRequests).toBe(1)
+    expect(h.sim.stats().nrqlQueries).toBe(0)
   })
 
   it('explains a list call even when its answer is cached', async () => {
@@ -108,7 +110,7 @@ describe('explain mode', () => {
     const host = hosts.application_hosts[0]!
     const path = `/v2/applications/${appId}/hosts/${host.id}/metrics/data.json?names[]=HttpDispatcher&${window}`
     const { explain } = (await (await h.get(path, { headers: explainHeaders })).json()) as Explained
-    // Explain starts from empty caches, so the call is the cold one (src/metrics/cold-scope.ts).
+    // Explain starts from empty caches, so the call is the cold one (src/resources/metrics/cold-scope.ts).
     expect(explain.nerdgraph).toHaveLength(1)
     const nrql = explain.nerdgraph[0]!.nrql
     expect(nrql[0]).toContain('FACET metricTimesliceName, host SINCE')

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { operations, type OperationRow } from '../../mappings/operations'
-import { ExplainStop, notingClient, type SentDocument } from '../../src/explain/client'
+import { ExplainStop, notingClient, type SentDocument } from '../../src/upstream/explain-client'
 import { explainBody, nrqlOf } from '../../src/explain/plan'
-import type { NerdGraph } from '../../src/nerdgraph'
+import type { NerdGraph } from '../../src/upstream/nerdgraph'
 
 const rows: readonly OperationRow[] = operations
 const mutation =

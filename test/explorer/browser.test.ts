@@ -7,9 +7,9 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseConfig } from '../../src/config'
+import { parseConfig } from '../../src/core/config'
 import { startServer, type NodeServer } from '../../src/node'
-import { DEMO_KEYS, startSimulatorServer, type SimulatorServer } from '../../src/simulator'
+import { DEMO_KEYS, startSimulatorServer, type SimulatorServer } from '../../simulator'
 
 const chromium = [process.env['CHROMIUM_PATH'], '/usr/bin/chromium', '/usr/bin/chromium-browser']
   .filter((p): p is string => Boolean(p))

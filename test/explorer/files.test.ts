@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
-import { parseConfig } from '../../src/config'
-import { staticFiles } from '../../src/static-content'
+import { parseConfig } from '../../src/core/config'
+import { staticFiles } from '../../src/explorer/static-content'
 import { explainFields } from '../../mappings/explain-fields'
 import { assetsDir, writeAssets } from '../../scripts/assets'
-import { DEMO_KEYS, createSimulator } from '../../src/simulator'
+import { DEMO_KEYS, createSimulator } from '../../simulator'
 
 const base = 'https://v2bridge.test'
 const csp =

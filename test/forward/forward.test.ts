@@ -3,9 +3,9 @@ import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { parseConfig, type ConfigInput } from '../../src/config'
+import { parseConfig, type ConfigInput } from '../../src/core/config'
 import { startServer, type NodeServer } from '../../src/node'
-import { DEMO_KEYS, startSimulatorServer, type SimulatorServer } from '../../src/simulator'
+import { DEMO_KEYS, startSimulatorServer, type SimulatorServer } from '../../simulator'
 
 const key = DEMO_KEYS.all
 let sim: SimulatorServer
@@ -70,6 +70,8 @@ async function recorder(reply?: (seen: number) => Response | Promise<Response>) 
         Connection: 'X-Hop',
         'X-Hop': '1',
         'X-End': '2',
+        'Set-Cookie': 'session=v2',
+        'X-RateLimit-Remaining': '999',
       },
     })
   })
@@ -149,7 +151,7 @@ describe('forwarded alerts endpoints', () => {
     )
   })
 
-  it('sends method, path, query, body and key unchanged, without hop-by-hop headers either way', async () => {
+  it('sends method, path, query, body and key unchanged, and only allowlisted headers either way (issue 22, item 9)', async () => {
     const up = await recorder()
     const base = await bridge({ V2_URL: `${up.url}/v2` })
     const res = await raw(
@@ -161,11 +163,23 @@ describe('forwarded alerts endpoints', () => {
         Connection: 'keep-alive, X-Hop',
         'X-Hop': 'drop me',
         'User-Agent': 'legacy-client/1.0',
+        Authorization: 'Bearer secret',
+        Cookie: 'sid=1',
+        'X-Forwarded-For': '10.0.0.1',
+        'X-Real-IP': '10.0.0.1',
+        Forwarded: 'for=10.0.0.1',
+        Via: '1.1 proxy',
+        Origin: 'https://evil.example',
+        'X-License-Key': '0123456789abcdef0123456789abcdef01234567',
+        'X-Request-Id': 'req-1',
       },
       '{"nrql_condition":{"name":"n"}}'
     )
     expect(res.status).toBe(200)
-    expect(res.headers['x-end']).toBe('2')
+    // Back: content headers and the rate-limit family only.
+    expect(res.headers['x-end']).toBeUndefined()
+    expect(res.headers['set-cookie']).toBeUndefined()
+    expect(res.headers['x-ratelimit-remaining']).toBe('999')
     expect(res.headers['x-hop']).toBeUndefined()
     expect(res.body).toBe('{"policies":[]}')
     const [got] = up.seen
@@ -176,6 +190,18 @@ describe('forwarded alerts endpoints', () => {
     expect(got!.headers['user-agent']).toBe('legacy-client/1.0')
     expect(got!.headers['content-type']).toBe('application/json')
     expect(got!.headers['x-hop']).toBeUndefined()
+    expect(got!.headers['x-request-id']).toBe('req-1')
+    for (const name of [
+      'authorization',
+      'cookie',
+      'x-forwarded-for',
+      'x-real-ip',
+      'forwarded',
+      'via',
+      'origin',
+      'x-license-key',
+    ])
+      expect(got!.headers[name], name).toBeUndefined()
   })
 
   it('keeps a client that follows Link or a redirect on v2bridge, leaving other URLs alone', async () => {

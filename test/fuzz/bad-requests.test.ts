@@ -10,10 +10,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
-import { isTrusted } from '../../src/trusted-proxies'
-import { parseConfig } from '../../src/config'
-import type { RetryClock } from '../../src/retry'
-import { createSimulator, DEMO_KEYS, type FaultConfig } from '../../src/simulator'
+import { isTrusted } from '../../src/node/trusted-proxies'
+import { parseConfig } from '../../src/core/config'
+import type { RetryClock } from '../../src/upstream/retry'
+import { createSimulator, DEMO_KEYS, type FaultConfig } from '../../simulator'
 import { errorClassStatus, transportStatus } from '../../mappings/upstream-errors'
 
 const sim = createSimulator()

@@ -1,10 +1,10 @@
 /** v2bridge wired to an in-process NerdGraph simulator: no sockets, real GraphQL, real NRQL. */
 import { createApp } from '../../src/app'
-import { parseConfig, type ConfigInput } from '../../src/config'
-import { staticFiles } from '../../src/static-content'
-import { DEMO_KEYS, createSimulator } from '../../src/simulator'
-import { isTrusted } from '../../src/trusted-proxies'
-import { parseNodeConfig } from '../../src/node-config'
+import { parseConfig, type ConfigInput } from '../../src/core/config'
+import { staticFiles } from '../../src/explorer/static-content'
+import { DEMO_KEYS, createSimulator } from '../../simulator'
+import { isTrusted } from '../../src/node/trusted-proxies'
+import { parseNodeConfig } from '../../src/node/config'
 
 export { DEMO_KEYS }
 

@@ -1,10 +1,10 @@
 /**
  * Serves a fetch handler (test/helpers/fake-fetch.ts) on a loopback HTTP server and answers with a
- * fetch that reaches it through the Node entry's transport (src/node-transport.ts), so the same
+ * fetch that reaches it through the Node entry's transport (src/node/transport.ts), so the same
  * scripted replies test both ways to NerdGraph. A handler that rejects cuts the connection.
  */
 import { createServer, type Server } from 'node:http'
-import { nodeTransport } from '../../src/node-transport'
+import { nodeTransport } from '../../src/node/transport'
 
 const servers: Server[] = []
 const forwarded = ['api-key', 'content-type', 'user-agent', 'accept']

@@ -24,7 +24,7 @@ describe('Content-Type and ETag', () => {
       expect(b.headers.get('etag')).toBe(a.headers.get('etag'))
       expect(a.headers.get('cache-control')).toBe('max-age=0, private, must-revalidate')
     }
-    // The tag is the first 128 bits of the SHA-256 of the bytes sent (src/etag.ts).
+    // The tag is the first 128 bits of the SHA-256 of the bytes sent (src/http/etag.ts).
     const sent = await get(list)
     const digest = await crypto.subtle.digest('SHA-256', await sent.arrayBuffer())
     const hex = Array.from(new Uint8Array(digest).subarray(0, 16), (x) =>

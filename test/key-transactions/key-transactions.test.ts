@@ -92,7 +92,7 @@ describe('GET /v2/key_transactions', () => {
       throughput: sig3(expected.calls / 10),
       error_rate: record!.application_summary!['error_rate'],
       apdex_target: kt.apdexTarget,
-      apdex_score: Math.round(expected.apdex * 100) / 100, // apdex: 2 decimals (src/numbers.ts round2)
+      apdex_score: Math.round(expected.apdex * 100) / 100, // apdex: 2 decimals (src/core/numbers.ts round2)
     })
     expect(record!.application_summary!['error_rate']).toBeGreaterThan(0)
     expect(record!.end_user_summary!['apdex_target']).toBe(7)

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { rowsOf } from '../../src/metrics/cold-scope'
+import { rowsOf } from '../../src/resources/metrics/cold-scope'
 import { harness } from '../helpers/harness'
 
 const app = '/v2/applications/9045822'

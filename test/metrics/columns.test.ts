@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { columnsOf } from '../../src/metrics/columns'
-import { defaultTables } from '../../src/metrics/families'
+import { columnsOf } from '../../src/resources/metrics/columns'
+import { defaultTables } from '../../src/resources/metrics/families'
 
 describe('columnsOf (what names and values decide, remembered across calls)', () => {
   it('answers a repeated name and value set from memory, the same columns as the first time', () => {

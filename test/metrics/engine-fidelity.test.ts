@@ -8,12 +8,11 @@
 import { describe, expect, it } from 'vitest'
 import { metricFamilies } from '../../mappings/metric-families'
 import { valueTypes } from '../../mappings/value-types'
-import { planMetricData, type MetricScope } from '../../src/metrics/plan'
-import { toV2MetricData } from '../../src/metrics/reshape'
-import type { MetricDataData } from '../../src/metrics/documents'
-import { runNrql } from '../../src/simulator/nrql'
-import type { MetricRow } from '../../src/simulator'
-import { resolveTimeRange, slicesOf } from '../../src/time-range'
+import { planMetricData, type MetricScope } from '../../src/resources/metrics/plan'
+import { toV2MetricData } from '../../src/resources/metrics/reshape'
+import type { MetricDataData } from '../../src/resources/metrics/documents'
+import { runNrql, type MetricRow } from '../../simulator'
+import { resolveTimeRange, slicesOf } from '../../src/core/time-range'
 import { close, expectedValues, type RawRow } from './reference'
 
 const minute = 60_000

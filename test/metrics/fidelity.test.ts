@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { valueTypes } from '../../mappings/value-types'
-import { familyOf } from '../../src/metrics/families'
+import { familyOf } from '../../src/resources/metrics/families'
 import { harness } from '../helpers/harness'
 import {
   cost,

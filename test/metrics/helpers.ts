@@ -1,5 +1,5 @@
 /** Shared helpers of the metric route tests: ground truth from /_sim/timeslices, IDs, times. */
-import { familyOf } from '../../src/metrics/families'
+import { familyOf } from '../../src/resources/metrics/families'
 import type { harness } from '../helpers/harness'
 import type { RawRow } from './reference'
 
@@ -82,6 +82,6 @@ export async function cost(sim: Harness['sim'], action: () => unknown) {
   }
 }
 
-/** NRQL data queries a call sends: one per metric family of its names (src/metrics/plan.ts). */
+/** NRQL data queries a call sends: one per metric family of its names (src/resources/metrics/plan.ts). */
 export const familiesOf = (names: readonly string[]) =>
   new Set(names.map((n) => familyOf(n).family)).size

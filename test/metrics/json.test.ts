@@ -2,13 +2,17 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { formulas, type Inputs } from '../../mappings/value-types'
 import { metricFamilies } from '../../mappings/metric-families'
-import type { MetricDataData } from '../../src/metrics/documents'
-import { planMetricData, type MetricDataPlan, type ValueRead } from '../../src/metrics/plan'
-import { toV2MetricData } from '../../src/metrics/reshape'
-import { round3 } from '../../src/numbers'
-import { renderJson } from '../../src/render/json'
-import { renderXml } from '../../src/render/xml'
-import { formatTime, resolveTimeRange, slicesOf } from '../../src/time-range'
+import type { MetricDataData } from '../../src/resources/metrics/documents'
+import {
+  planMetricData,
+  type MetricDataPlan,
+  type ValueRead,
+} from '../../src/resources/metrics/plan'
+import { toV2MetricData } from '../../src/resources/metrics/reshape'
+import { round3 } from '../../src/core/numbers'
+import { renderJson } from '../../src/http/render/json'
+import { renderXml } from '../../src/http/render/xml'
+import { formatTime, resolveTimeRange, slicesOf } from '../../src/core/time-range'
 
 type Row = Record<string, unknown>
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
-import { parseConfig } from '../../src/config'
+import { parseConfig } from '../../src/core/config'
 import { fakeFetch } from '../helpers/fake-fetch'
 import { DEMO_KEYS, harness } from '../helpers/harness'
 import { cost, hostIdOf, instanceIdOf } from './helpers'

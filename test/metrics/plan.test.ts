@@ -5,8 +5,8 @@ import {
   planMetricNames,
   scaled,
   type MetricScope,
-} from '../../src/metrics/plan'
-import { resolveTimeRange } from '../../src/time-range'
+} from '../../src/resources/metrics/plan'
+import { resolveTimeRange } from '../../src/core/time-range'
 
 const scope: MetricScope = { accountId: 1000001, guid: 'GUID1' }
 const now = Date.parse('2026-03-10T12:00:00Z')

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { planMetricData } from '../../src/metrics/plan'
-import { toV2MetricData, valuesOf } from '../../src/metrics/reshape'
-import type { MetricDataData } from '../../src/metrics/documents'
-import { round3 } from '../../src/numbers'
-import { resolveTimeRange } from '../../src/time-range'
+import { planMetricData } from '../../src/resources/metrics/plan'
+import { toV2MetricData, valuesOf } from '../../src/resources/metrics/reshape'
+import type { MetricDataData } from '../../src/resources/metrics/documents'
+import { round3 } from '../../src/core/numbers'
+import { resolveTimeRange } from '../../src/core/time-range'
 
 const now = Date.parse('2026-03-10T12:00:00Z')
 const from = Date.parse('2026-03-10T11:00:00Z')

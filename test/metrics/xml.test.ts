@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
-import { parseConfig } from '../../src/config'
-import { planMetricData } from '../../src/metrics/plan'
-import { resolveTimeRange } from '../../src/time-range'
+import { parseConfig } from '../../src/core/config'
+import { planMetricData } from '../../src/resources/metrics/plan'
+import { resolveTimeRange } from '../../src/core/time-range'
 import { fakeFetch } from '../helpers/fake-fetch'
 import { DEMO_KEYS } from '../helpers/harness'
 
@@ -135,7 +135,7 @@ describe('metric_data_response XML', () => {
   it('lists names without data as metrics_not_found items and self-closes empty lists', async () => {
     const upstream = fakeFetch(
       { body: { data: { actor: { account: { q0: { results: [] } } } } } },
-      // No rows under a pinned account: the application is confirmed to be in it (src/resolve.ts).
+      // No rows under a pinned account: the application is confirmed to be in it (src/entities/resolve.ts).
       {
         body: {
           data: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { escapeXml, renderXml } from '../../src/render/xml'
+import { escapeXml, renderXml } from '../../src/http/render/xml'
 
 describe('renderXml', () => {
   it('renders the confirmed metric_data sample shape (TONS)', () => {

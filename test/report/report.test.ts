@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { DEMO_KEYS, harness } from '../helpers/harness'
 import { createApp } from '../../src/app'
-import { parseConfig } from '../../src/config'
-import { createSimulator } from '../../src/simulator'
+import { parseConfig } from '../../src/core/config'
+import { createSimulator } from '../../simulator'
 import type { ReportStore } from '../../src/report'
+import { memoryStore } from '../../src/report/store'
 
 const appId = 9045822
 const window = 'from=2026-11-20T10:00:00%2B00:00&to=2026-11-20T11:00:00%2B00:00'
@@ -90,10 +91,14 @@ describe('the migration report', () => {
 
   it('records retired calls with what they become, and skips explain calls', async () => {
     const h = harness()
+    // A retired call reaches no upstream: it counts once the key has been proven (issue 22, item 3).
+    expect((await h.get('/v2/plugins.json')).status).toBe(410)
+    expect((await report(h, DEMO_KEYS.all)).body.report.operations).toEqual([])
+    expect((await h.get('/v2/servers.json')).status).toBe(200)
     expect((await h.get('/v2/plugins.json')).status).toBe(410)
     expect((await h.get(dataPath, { headers: { 'X-V2bridge-Explain': '1' } })).status).toBe(200)
     const ops = (await report(h, DEMO_KEYS.all)).body.report.operations
-    expect(ops).toEqual([
+    expect(ops.filter((o: { path: string }) => o.path === '/v2/plugins')).toEqual([
       expect.objectContaining({
         path: '/v2/plugins',
         answer: 'retired',
@@ -177,5 +182,30 @@ describe('the migration report and the legacy deployments API v0', () => {
         parameters: ['deployment[application_id]', 'deployment[revision]'],
       })
     )
+  })
+})
+
+describe('the report and keys NerdGraph never accepted (issue 22, item 3)', () => {
+  it('keeps nothing for 1,000 calls with made-up keys, and records the next real one', async () => {
+    const sim = createSimulator()
+    const store = memoryStore()
+    const app = createApp({
+      config: parseConfig({ NERDGRAPH_URL: 'http://simulator.test/graphql', ALLOW_HTTP: 'true' }),
+      fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
+        sim.fetch(new Request(input, init))) as typeof fetch,
+      report: store,
+    })
+    for (let i = 0; i < 1_000; i++) {
+      const key = `NRAK-BOGUS${String(i).padStart(23, '0')}`
+      const path = i % 2 ? '/v2/applications.json' : '/v2/plugins.json'
+      const res = await app.request(path, { headers: { 'X-Api-Key': key } })
+      expect(res.status).toBe(i % 2 ? 401 : 410)
+    }
+    expect(store.size()).toEqual({ keys: 0, bytes: 0 })
+    const res = await app.request('/v2/applications.json', {
+      headers: { 'X-Api-Key': DEMO_KEYS.all },
+    })
+    expect(res.status).toBe(200)
+    expect(store.size().keys).toBe(1)
   })
 })

@@ -1,4 +1,13 @@
-import { mkdtempSync, readFileSync, appendFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -10,7 +19,7 @@ import {
   type CallEvent,
   type ReportEntry,
 } from '../../src/report/entries'
-import { fileStore } from '../../src/report/file-store'
+import { fileStore, maxFileBytes } from '../../src/report/file-store'
 import { memoryStore } from '../../src/report/store'
 
 const call = (over: Partial<CallEvent> = {}): CallEvent => ({
@@ -25,6 +34,13 @@ const call = (over: Partial<CallEvent> = {}): CallEvent => ({
   documents: [],
   ...over,
 })
+
+/** The entry one call makes. */
+function entryOf(c: CallEvent): ReportEntry {
+  const entries = new Map<string, ReportEntry>()
+  addCall(entries, c)
+  return [...entries.values()][0]!
+}
 
 const saved = { ...bounds }
 afterEach(() => Object.assign(bounds, saved))
@@ -70,16 +86,18 @@ describe('report entries', () => {
   })
 })
 
-describe('the JSONL report file', () => {
-  it('keeps the report across restarts and skips a torn line', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'v2bridge-report-')), 'sub', 'report.jsonl')
+describe('the report file', () => {
+  const dir = () => mkdtempSync(join(tmpdir(), 'v2bridge-report-'))
+
+  it('keeps the report across restarts as one line per key, and skips a torn line', async () => {
+    const path = join(dir(), 'sub', 'report.jsonl')
     const first = fileStore(path)
     first.record('k1', call({ at: 1 }))
     first.record('k1', call({ at: 2 }))
     first.record('k2', call({ path: '/v2/applications/{id}' }))
     await first.flushed()
-    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(3)
-    appendFileSync(path, '{"k":"k1","c":{"at"')
+    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(2)
+    appendFileSync(path, '{"k":"k1","e":[{"method"')
 
     const second = fileStore(path)
     const k1 = await second.read('k1')
@@ -87,6 +105,66 @@ describe('the JSONL report file', () => {
       ['/v2/applications', 2, 1, 2],
     ])
     expect((await second.read('k2')).map((e) => e.path)).toEqual(['/v2/applications/{id}'])
+  })
+
+  it('stays the size of its aggregates however many calls it records (issue 22, item 3)', async () => {
+    const path = join(dir(), 'report.jsonl')
+    const store = fileStore(path)
+    for (let i = 0; i < 5_000; i++) store.record('k1', call({ at: i }))
+    await store.flushed()
+    for (let i = 0; i < 5_000; i++) store.record('k1', call({ at: i }))
+    await store.flushed()
+    const size = statSync(path).size
+    expect(size).toBeLessThan(2_000)
+    expect((await fileStore(path).read('k1'))[0]!.count).toBe(10_000)
+  })
+
+  it('compacts a file of the one-line-per-call form at start', async () => {
+    const path = join(dir(), 'report.jsonl')
+    const line = JSON.stringify({ k: 'k1', c: call() })
+    writeFileSync(path, `${line}\n`.repeat(20_000))
+    const started = performance.now()
+    const store = fileStore(path)
+    expect(performance.now() - started).toBeLessThan(1000)
+    await store.flushed()
+    expect((await store.read('k1'))[0]!.count).toBe(20_000)
+    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(1)
+  })
+
+  it('reads only the end of a file past its bound, so a start stays short', async () => {
+    const path = join(dir(), 'report.jsonl')
+    const names = Array.from({ length: 50 }, (_, i) => `Custom/metric/${i}`)
+    const filler = `${JSON.stringify({ k: 'old', e: [entryOf(call({ metricNames: names }))] })}\n`
+    const fd = openSync(path, 'w')
+    const block = filler.repeat(Math.ceil((4 * 2 ** 20) / filler.length))
+    for (let written = 0; written < maxFileBytes + 8 * 2 ** 20; written += block.length)
+      writeSync(fd, block)
+    writeSync(fd, `${JSON.stringify({ k: 'k9', e: [{ ...entryOf(call()), count: 7 }] })}\n`)
+    closeSync(fd)
+    const started = performance.now()
+    const store = fileStore(path)
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect((await store.read('k9'))[0]!.count).toBe(7)
+  })
+})
+
+describe('report bounds in bytes', () => {
+  it('caps one key in bytes and evicts the least recently seen key past the overall bound', async () => {
+    Object.assign(bounds, { bytesPerKey: 4_000, bytes: 10_000 })
+    const store = memoryStore()
+    const names = Array.from({ length: 200 }, (_, i) => `Custom/metric/${i}`)
+    store.record(
+      'k1',
+      call({ metricNames: names, path: '/v2/applications/{application_id}/metrics/data' })
+    )
+    const [entry] = await store.read('k1')
+    expect(entry!.metricNames.length).toBeGreaterThan(10)
+    expect(entry!.metricNames.length).toBeLessThan(200)
+    expect(store.size().bytes).toBeLessThanOrEqual(4_000)
+    for (const k of ['k2', 'k3', 'k4']) store.record(k, call({ metricNames: names }))
+    expect(store.size().bytes).toBeLessThanOrEqual(10_000)
+    expect(await store.read('k1')).toEqual([])
+    expect(await store.read('k4')).toHaveLength(1)
   })
 })
 

@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
-import { parseConfig } from '../../src/config'
-import { createSimulator, DEMO_KEYS } from '../../src/simulator'
-import { attemptMs, retryPolicies } from '../../src/retry'
+import { parseConfig } from '../../src/core/config'
+import { createSimulator, DEMO_KEYS } from '../../simulator'
+import { attemptMs, retryPolicies } from '../../src/upstream/retry'
 
 /** `hang`: the number of the upstream call that never answers (0: none). */
 function bridge(timeoutMs: number, hang: number, latencyMs = 0) {
@@ -39,7 +39,7 @@ function bridge(timeoutMs: number, hang: number, latencyMs = 0) {
 describe('one time budget per v2 request', () => {
   it('answers 504 when the NerdGraph calls of one request together outlast the budget', async () => {
     // Page 3 cold: the cursors of pages 2 and 3, then the page: three calls of 150 ms against 400 ms,
-    // each well within what one call may take (half the budget, src/retry.ts attemptMs).
+    // each well within what one call may take (half the budget, src/upstream/retry.ts attemptMs).
     const { get } = bridge(400, 0, 150)
     const { res, ms } = await get('/v2/applications.json?page=3')
     expect(res.status).toBe(504)

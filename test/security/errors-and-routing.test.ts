@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { operations } from '../../mappings/operations'
 import { createApp } from '../../src/app'
-import { parseConfig } from '../../src/config'
+import { parseConfig } from '../../src/core/config'
 import { DEMO_KEYS, harness } from '../helpers/harness'
 
 const xmlError = (title: string) =>

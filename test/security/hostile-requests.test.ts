@@ -3,7 +3,7 @@
  * huge page numbers, bodies past the cap (also streamed without a length), deep JSON nesting.
  */
 import { describe, expect, it } from 'vitest'
-import { bodyLimits } from '../../src/body'
+import { bodyLimits } from '../../src/http/body'
 import { DEMO_KEYS, harness } from '../helpers/harness'
 
 /** A body stream of `total` bytes in 16 KiB chunks that counts what was pulled from it. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
-import { isTrusted } from '../../src/trusted-proxies'
-import { parseConfig } from '../../src/config'
+import { isTrusted } from '../../src/node/trusted-proxies'
+import { parseConfig } from '../../src/core/config'
 import { startServer, type NodeServer } from '../../src/node'
 import { fakeFetch } from '../helpers/fake-fetch'
 

@@ -4,12 +4,12 @@
  * answer to key B from a cold process (fresh modules, so module-level caches start empty too).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { DEMO_KEYS } from '../../src/simulator'
+import { DEMO_KEYS } from '../../simulator'
 
 type Modules = {
   app: typeof import('../../src/app')
-  config: typeof import('../../src/config')
-  simulator: typeof import('../../src/simulator')
+  config: typeof import('../../src/core/config')
+  simulator: typeof import('../../simulator')
 }
 
 /** Extra query parameters a route needs to return data rather than 422. */
@@ -27,8 +27,8 @@ async function freshProcess(): Promise<Modules> {
   vi.resetModules()
   return {
     app: await import('../../src/app'),
-    config: await import('../../src/config'),
-    simulator: await import('../../src/simulator'),
+    config: await import('../../src/core/config'),
+    simulator: await import('../../simulator'),
   }
 }
 

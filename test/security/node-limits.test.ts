@@ -4,10 +4,10 @@
  */
 import { request, type ClientRequest, type IncomingMessage } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseConfig } from '../../src/config'
+import { parseConfig } from '../../src/core/config'
 import { startServer, type NodeServer } from '../../src/node'
-import type { RequestLogLine } from '../../src/request-log'
-import { DEMO_KEYS, startSimulatorServer, type SimulatorServer } from '../../src/simulator'
+import type { RequestLogLine } from '../../src/core/request-log'
+import { DEMO_KEYS, startSimulatorServer, type SimulatorServer } from '../../simulator'
 
 let sim: SimulatorServer
 let bridge: NodeServer

@@ -6,8 +6,8 @@
 import { Agent, request } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ConfigInput } from '../../src/config'
-import { parseNodeConfig } from '../../src/node-config'
+import type { ConfigInput } from '../../src/core/config'
+import { parseNodeConfig } from '../../src/node/config'
 import { startServer, type NodeServer } from '../../src/node'
 
 let server: NodeServer | undefined

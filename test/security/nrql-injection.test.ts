@@ -5,14 +5,18 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { applicationSearchQuery } from '../../src/applications/plan'
-import { browserNrql } from '../../src/applications/browser'
-import { planMetricData, planMetricNames } from '../../src/metrics/plan'
-import { quote, quoteList } from '../../src/nrql'
-import { compileSearch } from '../../src/simulator/entity-search'
-import type { SimEntity } from '../../src/simulator/sim-entity'
-import { parseNrql, type Condition, type NrqlQuery } from '../../src/simulator/nrql'
-import { membersNrql } from '../../src/topology'
+import { applicationSearchQuery } from '../../src/resources/applications/plan'
+import { browserNrql } from '../../src/resources/applications/browser'
+import { planMetricData, planMetricNames } from '../../src/resources/metrics/plan'
+import { quote, quoteList } from '../../src/core/nrql'
+import {
+  compileSearch,
+  parseNrql,
+  type Condition,
+  type NrqlQuery,
+  type SimEntity,
+} from '../../simulator'
+import { membersNrql } from '../../src/entities/topology'
 import { harness } from '../helpers/harness'
 
 /** Pieces that break naive quoting or NRQL structure. */

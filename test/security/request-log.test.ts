@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { parseConfig } from '../../src/config'
+import { parseConfig } from '../../src/core/config'
 import { startServer, type NodeServer } from '../../src/node'
 import { DEMO_KEYS, harness } from '../helpers/harness'
 

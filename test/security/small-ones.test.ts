@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
-import { parseConfig } from '../../src/config'
-import { renderXml } from '../../src/render/xml'
+import { parseConfig } from '../../src/core/config'
+import { renderXml } from '../../src/http/render/xml'
 import { fakeFetch } from '../helpers/fake-fetch'
 import { DEMO_KEYS, harness } from '../helpers/harness'
 

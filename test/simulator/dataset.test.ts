@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createDataset, decodeGuid } from '../../src/simulator/dataset'
-import type { TimesliceValue } from '../../src/simulator/types'
+import { createDataset } from '../../simulator/data/create-dataset'
+import { decodeGuid } from '../../simulator/data/dataset'
+import type { TimesliceValue } from '../../simulator/types'
 import { MINUTE, NOW } from './graphql-client'
 
 const dataset = createDataset(7, () => NOW)

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { DEMO_KEYS } from '../../src/simulator'
-import { compileSearch, normalizeLike, SearchSyntaxError } from '../../src/simulator/entity-search'
+import { DEMO_KEYS } from '../../simulator'
+import {
+  compileSearch,
+  normalizeLike,
+  SearchSyntaxError,
+} from '../../simulator/graphql/entity-search'
 import { at, fixedSimulator, gql } from './graphql-client'
 
 const sim = fixedSimulator()

@@ -1,5 +1,5 @@
 /** Helpers for simulator tests: a fixed clock and a tiny GraphQL client over `Simulator.fetch`. */
-import { createSimulator, DEMO_KEYS, type Simulator } from '../../src/simulator'
+import { createSimulator, DEMO_KEYS, type Simulator } from '../../simulator'
 
 /** 2025-04-15T12:34:56.789Z: tests never depend on the wall clock. */
 export const NOW = Date.UTC(2025, 3, 15, 12, 34, 56, 789)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEMO_KEYS } from '../../src/simulator'
+import { DEMO_KEYS } from '../../simulator'
 import { at, fixedSimulator, gql, MINUTE, NOW, post } from './graphql-client'
 
 const sim = fixedSimulator()

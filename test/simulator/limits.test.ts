@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEMO_KEYS } from '../../src/simulator'
+import { DEMO_KEYS } from '../../simulator'
 import { fixedSimulator, gql, post } from './graphql-client'
 
 const QUERY = '{ actor { accounts { id } } }'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { apmGuid } from '../../src/simulator'
+import { apmGuid } from '../../simulator'
 import { at, DEMO_KEYS, fixedSimulator, gql, NOW } from './graphql-client'
 
 const guid = apmGuid(1000001, 9045822)

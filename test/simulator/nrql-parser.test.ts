@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { parseNrql } from '../../src/simulator/nrql'
-import type { NrqlQuery } from '../../src/simulator/nrql'
-import { NrqlError } from '../../src/simulator/types'
+import { parseNrql } from '../../simulator/nrql'
+import type { NrqlQuery } from '../../simulator/nrql'
+import { NrqlError } from '../../simulator/types'
 
 const V = 'newrelic.timeslice.value'
 const base: NrqlQuery = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { runNrql } from '../../src/simulator/nrql'
-import { NrqlError } from '../../src/simulator/types'
+import { runNrql } from '../../simulator/nrql'
+import { NrqlError } from '../../simulator/types'
 import { MIN, T0, WINDOW, context } from './fixtures/rows'
 
 const V = 'newrelic.timeslice.value'

@@ -14,7 +14,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql'
 import { describe, expect, it } from 'vitest'
-import { SCHEMA_SDL } from '../../src/simulator/schema'
+import { SCHEMA_SDL } from '../../simulator/graphql/schema'
 
 import { realSchema, referenceOperations } from '../helpers/real-schema'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEMO_KEYS, startSimulatorServer } from '../../src/simulator'
+import { DEMO_KEYS, startSimulatorServer } from '../../simulator'
 
 describe('startSimulatorServer', () => {
   it('serves /graphql on a free loopback port and closes', async () => {

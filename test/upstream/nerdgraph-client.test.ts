@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { V2Error } from '../../src/errors'
-import { createNerdGraph, operationOf, type NerdGraphOptions } from '../../src/nerdgraph'
-import type { RetryClock } from '../../src/retry'
-import { createUpstreamLimits } from '../../src/upstream-limits'
+import { V2Error } from '../../src/core/errors'
+import { createNerdGraph, operationOf, type NerdGraphOptions } from '../../src/upstream/nerdgraph'
+import type { RetryClock } from '../../src/upstream/retry'
+import { createUpstreamLimits } from '../../src/upstream/limits'
 import { fakeFetch, type Reply } from '../helpers/fake-fetch'
 import { closeServers, overHttp } from '../helpers/over-http'
 
@@ -153,7 +153,7 @@ describe.each(transports)('through %s', (_, transport) => {
       const started = Date.now()
       const err = await failure(ng.query(read))
       expect(err.status).toBe(504)
-      // A hung attempt keeps room for a retry (src/retry.ts attemptMs); all of them end in the budget.
+      // A hung attempt keeps room for a retry (src/upstream/retry.ts attemptMs); all of them end in the budget.
       expect(Date.now() - started).toBeLessThan(900)
       expect(sent.length).toBeGreaterThanOrEqual(2)
       expect(sent.length).toBeLessThanOrEqual(3)

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
-import { nodeTransport } from '../../src/node-transport'
+import { nodeTransport } from '../../src/node/transport'
 
 let server: Server | undefined
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createRateWindow } from '../../src/rate-usage'
+import { createRateWindow } from '../../src/http/rate-usage'
 
 describe('per-key call count of the current minute (truthful X-RateLimit-* on a 429)', () => {
   const t0 = Date.UTC(2026, 0, 1, 12, 0, 10)

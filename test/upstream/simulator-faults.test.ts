@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
-import { parseConfig } from '../../src/config'
-import { createSimulator, DEMO_KEYS } from '../../src/simulator'
-import type { FaultConfig } from '../../src/simulator'
-import type { LimitSettings } from '../../src/upstream-limits'
+import { parseConfig } from '../../src/core/config'
+import { createSimulator, DEMO_KEYS } from '../../simulator'
+import type { FaultConfig } from '../../simulator'
+import type { LimitSettings } from '../../src/upstream/limits'
 
 const path = '/v2/applications.json?filter[name]=checkout'
 /** One simulator for the file (building its dataset takes a second); faults cleared before each test. */

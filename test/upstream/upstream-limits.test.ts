@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createUpstreamLimits, OverloadError } from '../../src/upstream-limits'
+import { createUpstreamLimits, OverloadError } from '../../src/upstream/limits'
 
 function deferred<T = void>() {
   let resolve: (v: T) => void = () => {}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
-import { parseConfig } from '../../src/config'
+import { parseConfig } from '../../src/core/config'
 import { fakeFetch } from '../helpers/fake-fetch'
 import { DEMO_KEYS, harness } from '../helpers/harness'
 import { expectStrictV2 } from '../helpers/strict-client'

@@ -1,0 +1,62 @@
+/**
+ * @module scripts/demo-server
+ * The demo (`npm run demo`, `v2bridge demo`): v2bridge on PORT (8787) in front of the built-in
+ * NerdGraph simulator on SIM_PORT (8788), both on loopback, plain HTTP allowed. The simulator also
+ * serves the stand-in for the REST API v2 endpoints New Relic keeps (`/v2`,
+ * simulator/v2/standin.ts): V2_URL points at it, so forwarded alerts calls answer offline too.
+ */
+import { parseNodeConfig } from '../src/node/config'
+import { reportOption, startServer } from '../src/node'
+import { keyFingerprint } from '../src/core/identity'
+import { DEMO_KEYS, DEMO_LEGACY_KEYS, startSimulatorServer } from '../simulator'
+
+/** KEY_MAP of the demo: both legacy demo keys stand for the all-accounts user key. */
+async function demoKeyMap(): Promise<string> {
+  const entries = await Promise.all(
+    Object.values(DEMO_LEGACY_KEYS).map(async (k) => [await keyFingerprint(k), DEMO_KEYS.all])
+  )
+  return JSON.stringify(Object.fromEntries(entries))
+}
+
+export async function startDemo(env: Record<string, string | undefined>) {
+  const host = env['HOST'] || '127.0.0.1'
+  const simulator = await startSimulatorServer({
+    port: Number(env['SIM_PORT'] || 8788),
+    hostname: host,
+  })
+  const config = parseNodeConfig({
+    ...env,
+    HOST: host,
+    NERDGRAPH_URL: `${simulator.url}/graphql`,
+    V2_URL: `${simulator.url}/v2`,
+    ALLOW_HTTP: 'true',
+    KEY_MAP: env['KEY_MAP'] || (await demoKeyMap()),
+  })
+  const bridge = await startServer(config, undefined, reportOption(env['REPORT_FILE']))
+  const banner = `NerdGraph simulator  ${simulator.url}/graphql
+v2 stand-in          ${simulator.url}/v2 (kept alerts endpoints, forwarded to by v2bridge)
+v2bridge             ${bridge.url}/v2
+
+Demo keys:
+  ${DEMO_KEYS.all}   sees every demo account
+  ${DEMO_KEYS.one}   sees one account
+  ${DEMO_LEGACY_KEYS.rest}   legacy REST API key, mapped to the first (KEY_MAP)
+  ${DEMO_LEGACY_KEYS.license}   legacy license key, mapped to the first (KEY_MAP)
+
+Try:
+  curl -H 'X-Api-Key: ${DEMO_KEYS.all}' ${bridge.url}/v2/applications.json
+  curl -H 'X-Api-Key: ${DEMO_KEYS.all}' '${bridge.url}/v2/alerts_incidents.json?only_open=true'
+  curl -H 'X-Api-Key: ${DEMO_KEYS.all}' -H 'X-V2bridge-Explain: 1' '${bridge.url}/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher'
+  curl -H 'X-Api-Key: ${DEMO_KEYS.all}' ${bridge.url}/v2bridge/report.json
+  curl -H 'x-license-key: ${DEMO_LEGACY_KEYS.license}' -d 'deployment[app_name]=Checkout Service (java)' ${bridge.url}/deployments.xml
+  npx v2bridge doctor --key ${DEMO_KEYS.all} --nerdgraph-url ${simulator.url}/graphql
+`
+  return {
+    bridge,
+    simulator,
+    banner,
+    close: async () => {
+      await Promise.allSettled([bridge.close(), simulator.close()])
+    },
+  }
+}

@@ -1,0 +1,142 @@
+/** @module simulator/data/apm/timeslices — one timeslice value by formula from (app, instance, metric, minute). */
+import type { Application, Instance, MetricSpec } from '../model'
+import { apdex, durations, sample } from './components'
+import { combine, nth, unit } from '../prng'
+import type { TimesliceValue } from '../../types'
+
+export const MINUTE = 60_000
+
+/** Load factor by minute of day (UTC): 0.25 at night, 1 at the peak. */
+const DIURNAL = Float64Array.from({ length: 1440 }, (_, m) => {
+  return 0.625 + 0.375 * Math.sin((2 * Math.PI * (m - 540)) / 1440)
+})
+
+export function diurnal(minute: number, phase: number): number {
+  return DIURNAL[(((minute + phase) % 1440) + 1440) % 1440] ?? 1
+}
+
+/** What an instance served in one minute; every per-instance metric derives from it. */
+export interface MinuteBase {
+  web: number
+  other: number
+  load: number
+  h: number
+}
+
+export function minuteBase(app: Application, inst: Instance, minute: number): MinuteBase {
+  const t = app.traffic
+  const load = diurnal(minute, t.phase)
+  const h = combine(inst.key, minute)
+  if (t.idle > 0 && unit(h) < t.idle * (1.5 - load)) return { web: 0, other: 0, load, h }
+  const expected = t.rpm * inst.weight * load * (0.85 + 0.3 * nth(h, 1))
+  const web = Math.floor(expected * (1 - t.otherRatio) + nth(h, 2))
+  const other = Math.floor(expected * t.otherRatio + nth(h, 3))
+  return { web, other, load, h }
+}
+
+function transactionCount(app: Application, base: MinuteBase, tx: number): number {
+  const c = app.traffic.txCumulative
+  return (
+    Math.round(base.web * (c[tx] ?? 1)) - Math.round(base.web * (tx > 0 ? (c[tx - 1] ?? 0) : 0))
+  )
+}
+
+function transaction(
+  app: Application,
+  inst: Instance,
+  spec: MetricSpec,
+  m: number,
+  base: MinuteBase
+) {
+  const count = transactionCount(app, base, spec.tx)
+  if (count === 0) return null
+  const h = combine(combine(inst.key, spec.key), m)
+  const slowdown = 0.8 + 0.4 * base.load
+  return durations(count, spec.meanSeconds * slowdown, h, 0.35 + 0.3 * nth(h, 15))
+}
+
+/** HttpDispatcher / WebTransaction: the exact rollup of the app's WebTransaction/* rows. */
+function rollup(
+  app: Application,
+  inst: Instance,
+  m: number,
+  base: MinuteBase
+): TimesliceValue | null {
+  let out: TimesliceValue | null = null
+  for (const spec of app.metrics) {
+    if (spec.kind !== 'webTx') continue
+    const v = transaction(app, inst, spec, m, base)
+    if (!v) continue
+    if (!out) out = { ...v }
+    else {
+      out.count += v.count
+      out.total += v.total
+      out.totalExclusive += v.totalExclusive
+      out.min = Math.min(out.min, v.min)
+      out.max = Math.max(out.max, v.max)
+      out.sumOfSquares += v.sumOfSquares
+    }
+  }
+  return out
+}
+
+function endUser(app: Application, inst: Instance, spec: MetricSpec, m: number) {
+  const t = app.traffic
+  const h = combine(combine(inst.key, spec.key), m)
+  const loads = Math.floor(
+    t.rpm * diurnal(m, t.phase) * t.browserRatio * (0.85 + 0.3 * nth(h, 1)) + nth(h, 2)
+  )
+  if (spec.kind === 'endUserApdex') return apdex(loads, t.satisfied, app.browserApdexT ?? 7, h)
+  if (loads === 0) return null
+  const v = durations(loads, t.pageLoad, h, 0.55 + 0.15 * nth(h, 16))
+  /** EndUser packs app (server) time in sumOfSquares [doc: migrate-to-nrql.mdx EndUser table]. */
+  return { ...v, sumOfSquares: v.total * (0.1 + 0.1 * nth(h, 17)) }
+}
+
+/** The row value of one metric for one instance and minute (minute = epoch ms / 60 000), or null. */
+export function valueAt(
+  app: Application,
+  inst: Instance,
+  spec: MetricSpec,
+  m: number
+): TimesliceValue | null {
+  if (spec.kind === 'endUser' || spec.kind === 'endUserApdex') return endUser(app, inst, spec, m)
+  const base = minuteBase(app, inst, m)
+  const h = combine(combine(inst.key, spec.key), m)
+  switch (spec.kind) {
+    case 'web':
+      return rollup(app, inst, m, base)
+    case 'webTx':
+      return transaction(app, inst, spec, m, base)
+    case 'other':
+      return base.other === 0 ? null : durations(base.other, app.traffic.otherLatency, h, 0.5)
+    case 'apdex':
+      return apdex(base.web, app.traffic.satisfied * (1.08 - 0.16 * base.load), app.apdexT, h)
+    case 'errors': {
+      const calls = base.web + base.other
+      const rate = (app.traffic.errorPct / 100) * (0.4 + 1.2 * nth(h, 5))
+      const count = Math.min(calls, Math.floor(calls * rate + nth(h, 6)))
+      return count === 0
+        ? null
+        : { count, total: 0, totalExclusive: 0, min: 0, max: 0, sumOfSquares: 0 }
+    }
+    case 'memory': {
+      const drift = 1 + 0.08 * Math.sin((2 * Math.PI * m) / (1020 + (inst.key % 600)))
+      return sample(inst.memoryMb * drift * (0.98 + 0.04 * nth(h, 7)))
+    }
+    case 'cpu': {
+      const util = Math.min(
+        inst.cpuShare,
+        inst.cpuShare * (0.2 + 0.6 * base.load) * (0.85 + 0.3 * nth(h, 8))
+      )
+      return sample(60 * inst.cores * util)
+    }
+    case 'datastore':
+    case 'external': {
+      const count = transactionCount(app, base, spec.tx) * spec.callsPerRequest
+      return count === 0 ? null : durations(count, spec.meanSeconds, h, 1)
+    }
+    case 'queue':
+      return base.web === 0 ? null : durations(base.web, spec.meanSeconds * (0.5 + base.load), h, 1)
+  }
+}

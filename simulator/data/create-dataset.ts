@@ -1,0 +1,114 @@
+/** @module simulator/data/create-dataset — builds the deterministic synthetic dataset (data/dataset.ts). */
+import { apmEntity } from './apm/entity'
+import { apmGuid, buildApplication, type BuildContext } from './apm/applications'
+import { createDeploymentStore } from './apm/deployment-store'
+import { fleet } from './apm/fleet'
+import { createMetricStore, dataWindow } from './apm/metric-store'
+import { MINUTE } from './apm/timeslices'
+import { ACCOUNTS, SHOWCASE, STAGING_APPS } from './catalog'
+import { DEFAULT_SEED, decodeGuid, type Dataset } from './dataset'
+import type { SimEntity } from './entity'
+import type { Application } from './model'
+import { createResources } from './resources'
+
+export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now): Dataset {
+  const ctx: BuildContext = {
+    seed,
+    anchor: Math.floor(now() / MINUTE) * MINUTE,
+    now,
+    accounts: ACCOUNTS,
+    instanceIds: new Set(),
+  }
+  const specs = [...SHOWCASE, ...fleet(seed), ...STAGING_APPS]
+  const base = specs.map((spec) => buildApplication(spec, ctx))
+  const original = new Map(base.map((app) => [app.id, app]))
+  if (original.size !== base.length) throw new Error('duplicate application id in the catalog')
+  let byId = new Map(original)
+  const group = (apps: Iterable<Application>) => {
+    const list = [...apps]
+    return new Map(ACCOUNTS.map((a) => [a.id, list.filter((app) => app.accountId === a.id)]))
+  }
+  let byAccount = group(byId.values())
+  const appsOf = (accountId: number) => byAccount.get(accountId) ?? []
+  const resources = createResources(base, ACCOUNTS, seed, now)
+  // Timeslices come from the original apps (a new apdex T does not rewrite history).
+  const store = createMetricStore(
+    (accountId) => appsOf(accountId).map((app) => original.get(app.id)!),
+    now,
+    resources.rows
+  )
+  const showcase = SHOWCASE.map((spec) => original.get(spec.id)!)
+  const deployments = createDeploymentStore(showcase, seed, ctx.anchor)
+  let apmEntities: SimEntity[] | undefined
+  const replace = (next: Map<number, Application>) => {
+    byId = next
+    byAccount = group(byId.values())
+    apmEntities = undefined
+  }
+  const entities = (): SimEntity[] => [
+    ...(apmEntities ??= [...byId.values()].map((app) =>
+      apmEntity(dataset, app, () => resources.state.tags(app.guid) ?? app.tags)
+    )),
+    ...resources.entities(),
+  ]
+
+  const dataset: Dataset = {
+    seed,
+    accounts: ACCOUNTS,
+    applications: (accountId) => (accountId === undefined ? [...byId.values()] : appsOf(accountId)),
+    application: (appId) => byId.get(appId),
+    applicationByGuid(guid) {
+      const ids = decodeGuid(guid)
+      const app = ids ? byId.get(ids.appId) : undefined
+      return app && apmGuid(ids!.accountId, ids!.appId) === app.guid ? app : undefined
+    },
+    hosts: (appId) => [...(byId.get(appId)?.hosts ?? [])],
+    instances: (appId) => byId.get(appId)?.instances ?? [],
+    metricNames: (appId) => [...new Set(byId.get(appId)?.metrics.map((m) => m.name) ?? [])],
+    timeslices(query) {
+      const app = byId.get(query.appId)
+      if (!app) return []
+      const scope = query.scope ?? null
+      const rows = store.scan({
+        accountId: app.accountId,
+        appIds: [app.id],
+        names: [query.name],
+        ...(query.host === undefined ? {} : { hosts: [query.host] }),
+        since: query.from,
+        until: query.to,
+      })
+      return [...rows].filter(
+        (row) =>
+          row.scope === scope &&
+          (query.instanceName === undefined || row.instanceName === query.instanceName)
+      )
+    },
+    store,
+    window: () => dataWindow(now()),
+    now,
+    deployments,
+    updateApplication(appId, changes) {
+      const app = byId.get(appId)
+      if (!app) return
+      const props = Object.fromEntries(
+        Object.entries(changes).map(([k, value]) => [k, { value, enumerable: true }])
+      )
+      // The prototype keeps every other field, getters included.
+      replace(
+        new Map([...byId].map(([id, a]) => [id, id === appId ? Object.create(app, props) : a]))
+      )
+    },
+    deleteApplication(appId) {
+      replace(new Map([...byId].filter(([id]) => id !== appId)))
+    },
+    resources,
+    entities,
+    entityByGuid: (guid) => entities().find((e) => e.guid === guid),
+    reset() {
+      replace(new Map(original))
+      deployments.reset()
+      resources.state.reset()
+    },
+  }
+  return dataset
+}

@@ -1,0 +1,43 @@
+/**
+ * @module simulator/graphql/deployment-events
+ * Change-tracking deployments as NRQL events: `changeTrackingCreateDeployment` stores a `Deployment`
+ * event (New Relic docs "Query your change tracking data": `Deployment` holds the deployments made
+ * with that mutation and the legacy REST APIs; `ChangeTrackingEvent` those of
+ * `changeTrackingCreateEvent`, which the simulator does not offer, so it holds none). Attributes are
+ * the fields of `ChangeTrackingDeployment` [schema] plus `entity.guid` and `entity.name`, which the
+ * docs' queries filter on. Read from the same store the mutation writes, so a deployment is in the
+ * next NRQL; one whose entity is gone (deleted application) has no account and is left out.
+ */
+import type { Dataset } from '../data/dataset'
+import type { EventRow } from '../types'
+
+const FIELDS = [
+  'changelog',
+  'commit',
+  'deepLink',
+  'deploymentId',
+  'deploymentType',
+  'description',
+  'groupId',
+  'user',
+  'version',
+] as const
+
+export function deploymentEvents(dataset: Dataset, eventTypes: readonly string[]): EventRow[] {
+  if (!eventTypes.includes('Deployment')) return []
+  return dataset.deployments.all().flatMap((d) => {
+    const entity = dataset.entityByGuid(d.entityGuid)
+    if (!entity) return []
+    const attributes: Record<string, string | number> = {
+      'entity.guid': entity.guid,
+      'entity.name': entity.name,
+    }
+    for (const field of FIELDS) {
+      const value = d[field]
+      if (value !== null) attributes[field] = value
+    }
+    return [
+      { eventType: 'Deployment', accountId: entity.accountId, timestamp: d.timestamp, attributes },
+    ]
+  })
+}

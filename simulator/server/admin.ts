@@ -1,0 +1,79 @@
+/** @module simulator/server/admin — /_sim/* admin endpoints: stats, reset, faults, ground-truth timeslices. */
+import { Hono } from 'hono'
+import * as z from 'zod'
+import { alertsOf } from '../data/alerts/state'
+import { MINUTE } from '../data/apm/timeslices'
+import { FaultSchema } from './limits'
+import type { SimulatorServices } from './services'
+
+/** Epoch ms (digits) or an ISO 8601 date. */
+const Instant = z.string().transform((text, ctx) => {
+  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text)
+  if (Number.isNaN(ms)) {
+    ctx.addIssue({ code: 'custom', message: `not epoch ms or ISO 8601: ${text}` })
+    return z.NEVER
+  }
+  return ms
+})
+
+const TimeslicesQuery = z.object({
+  appId: z.string().regex(/^\d+$/, 'appId must be a positive integer').transform(Number),
+  name: z.string().min(1),
+  host: z.string().optional(),
+  instanceName: z.string().optional(),
+  from: Instant.optional(),
+  to: Instant.optional(),
+  scope: z.string().optional(),
+})
+
+function badRequest(message: string): Response {
+  return Response.json({ error: message }, { status: 400 })
+}
+
+const issues = (error: z.ZodError) =>
+  error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')
+
+export function adminRoutes({ dataset, stats, faults }: SimulatorServices): Hono {
+  const admin = new Hono()
+  admin.get('/stats', (c) => c.json(stats.snapshot()))
+  admin.post('/reset', (c) => {
+    stats.reset()
+    faults.clear()
+    dataset.reset()
+    alertsOf(dataset).reset()
+    return c.json({ ok: true })
+  })
+  admin.get('/faults', (c) => c.json({ faults: faults.current() }))
+  admin.post('/faults', async (c) => {
+    let body: unknown
+    try {
+      body = await c.req.json()
+    } catch {
+      return badRequest('body is not valid JSON')
+    }
+    const parsed = FaultSchema.safeParse(body)
+    if (!parsed.success) return badRequest(issues(parsed.error))
+    faults.set(parsed.data)
+    return c.json({ faults: faults.current() })
+  })
+  admin.get('/timeslices', (c) => {
+    const parsed = TimeslicesQuery.safeParse(c.req.query())
+    if (!parsed.success) return badRequest(issues(parsed.error))
+    const q = parsed.data
+    if (!dataset.application(q.appId))
+      return Response.json({ error: 'unknown appId' }, { status: 404 })
+    const to = q.to ?? dataset.window().end
+    const from = q.from ?? to - 30 * MINUTE
+    if (!(from < to)) return badRequest('from must be before to')
+    const rows = dataset.timeslices({ ...q, from, to, scope: q.scope ?? null })
+    return c.json({
+      rows: rows.map((r) => ({
+        timestamp: r.timestamp,
+        host: r.host,
+        instanceName: r.instanceName,
+        ...r.value,
+      })),
+    })
+  })
+  return admin
+}

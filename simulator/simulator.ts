@@ -1,0 +1,42 @@
+/** @module simulator/simulator — createSimulator: one dataset, its NerdGraph, v2 stand-in and admin API. */
+import { alertsOf } from './data/alerts/state'
+import { createDataset } from './data/create-dataset'
+import { DEFAULT_SEED, type Dataset } from './data/dataset'
+import { createStats, type SimStats } from './graphql/stats'
+import { createSimulatorApp } from './server/app'
+import { createConcurrency, createFaults } from './server/limits'
+
+export interface SimulatorOptions {
+  seed?: number
+  /** Clock in epoch ms; defaults to Date.now. */
+  now?: () => number
+}
+
+export interface Simulator {
+  /** Serves POST /graphql, /v2/* and /_sim/* in-process (no sockets). */
+  fetch(request: Request): Promise<Response>
+  /** Ground truth for tests. */
+  dataset: Dataset
+  stats(): SimStats
+  /** Clears stats and faults and undoes every write (mutations). */
+  reset(): void
+}
+
+export function createSimulator(opts: SimulatorOptions = {}): Simulator {
+  const seed = opts.seed ?? DEFAULT_SEED
+  const dataset = createDataset(seed, opts.now ?? Date.now)
+  const stats = createStats()
+  const faults = createFaults(seed)
+  const app = createSimulatorApp({ dataset, stats, faults, concurrency: createConcurrency() })
+  return {
+    fetch: async (request) => app.fetch(request),
+    dataset,
+    stats: () => stats.snapshot(),
+    reset() {
+      stats.reset()
+      faults.clear()
+      dataset.reset()
+      alertsOf(dataset).reset()
+    },
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * @module simulator/types
+ * The interface shared by the simulator's dataset (data/, the metric store) and its NRQL evaluator
+ * (nrql/). It imports nothing, so both sides depend on it and not on each other.
+ */
+
+/** The six components NRDB keeps per timeslice row (durations in seconds). Apdex rows pack
+ * s / t / f in count / total / totalExclusive and the threshold (seconds) in min and max. */
+export interface TimesliceValue {
+  count: number
+  total: number
+  totalExclusive: number
+  min: number
+  max: number
+  sumOfSquares: number
+}
+
+/** One one-minute timeslice row of `FROM Metric`, as one agent instance reported it. */
+export interface MetricRow {
+  /** Epoch milliseconds at the start of the minute. */
+  timestamp: number
+  accountId: number
+  appId: number
+  appName: string
+  /** NRQL attribute `entity.guid`. */
+  entityGuid: string
+  metricTimesliceName: string
+  /** NRQL attribute `host`. */
+  host: string
+  /** NRQL attribute `instanceName` (the agent instance on that host, e.g. `host:8080`). */
+  instanceName: string
+  /** NRQL attribute `scope`: null for the unscoped rollup, else the scoping transaction name. */
+  scope: string | null
+  /** NRQL attribute `newrelic.timeslice.value`. */
+  value: TimesliceValue
+}
+
+/**
+ * Narrowing hints the evaluator derives from WHERE (only conjunctive equalities / IN lists it can
+ * prove). The store may use them to skip work; it may also ignore them (the evaluator always
+ * re-applies the full WHERE to every row it receives).
+ */
+export interface ScanHint {
+  accountId: number
+  /** Inclusive lower bound, epoch ms. */
+  since: number
+  /** Exclusive upper bound, epoch ms. */
+  until: number
+  appIds?: readonly number[]
+  entityGuids?: readonly string[]
+  names?: readonly string[]
+  hosts?: readonly string[]
+  /** The query only asks which series exist (`uniques()` without TIMESERIES): the store may yield
+   * just the first row of each series in the window. */
+  seriesOnce?: boolean
+}
+
+export interface MetricStore {
+  scan(hint: ScanHint): Iterable<MetricRow>
+}
+
+/** `metadata` of an NRQL result as NerdGraph returns it. */
+export interface NrqlMetadata {
+  eventTypes: string[]
+  facets: string[] | null
+  messages: string[]
+  timeWindow: { begin: number; end: number; since: string; until: string; compareWith: null }
+}
+
+export interface NrqlResult {
+  results: Record<string, unknown>[]
+  metadata: NrqlMetadata
+  totalResult: Record<string, unknown> | Record<string, unknown>[] | null
+  otherResult: Record<string, unknown> | Record<string, unknown>[] | null
+}
+
+/** One event of an event type other than Metric (e.g. `Deployment`), as NRQL reads it. */
+export interface EventRow {
+  eventType: string
+  accountId: number
+  timestamp: number
+  /** Every attribute but `timestamp`, absent ones left out. */
+  attributes: Record<string, string | number>
+}
+
+export interface NrqlContext {
+  accountId: number
+  store: MetricStore
+  /** The events of the named event types (`FROM Deployment`, …); none when absent. */
+  events?: (eventTypes: readonly string[]) => readonly EventRow[]
+  /** Epoch ms used for relative clauses and the default window. */
+  now: number
+}
+
+/** Thrown for NRQL outside the supported subset or invalid NRQL; the GraphQL layer turns it into
+ * a NerdGraph-shaped error (`extensions.errorClass` 'INVALID_INPUT' / 'NRQL_SYNTAX_ERROR'). */
+export class NrqlError extends Error {
+  constructor(
+    message: string,
+    readonly errorClass: 'NRQL_SYNTAX_ERROR' | 'INVALID_INPUT' = 'NRQL_SYNTAX_ERROR'
+  ) {
+    super(message)
+    this.name = 'NrqlError'
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * @module simulator/v2/standin — a small stand-in for the REST API v2 endpoints New Relic keeps
+ * (policies and the condition families), served by the simulator under `/v2` so forwarding can be
+ * tested and shown offline. Policies are the simulator's alerts policies (NerdGraph sees what v2
+ * creates); conditions are v2-shaped rows per family (conditions.ts); bodies are JSON or XML
+ * (render.ts). Shapes: GO pkg/alerts fixtures and the v2 explorer models; titles: the swagger's
+ * error reasons; `missing parameter: policy_id` with 400 and `Cache-Control: no-cache` as
+ * docs-website issue #7091 recorded it.
+ */
+import { Hono, type Context } from 'hono'
+import { alertsOf, type AlertsState } from '../data/alerts/state'
+import type { Dataset } from '../data/dataset'
+import { principalFor } from '../data/keys'
+import { conditionFamilies, seedConditions, type Family, type V2Row } from './conditions'
+import { v2Json, v2Xml } from './render'
+
+type Body = Record<string, unknown>
+type Env = { Variables: { accountId: number } }
+type C = Context<Env>
+type Policy = AlertsState['policies'][number]
+
+function answer(c: C, body: Body, status = 200, headers: Record<string, string> = {}) {
+  const xml = new URL(c.req.url).pathname.endsWith('.xml')
+  return new Response(xml ? v2Xml(body) : v2Json(body), {
+    status,
+    headers: { 'Content-Type': xml ? 'application/xml' : 'application/json', ...headers },
+  })
+}
+
+const error = (c: C, status: number, title: string) =>
+  answer(c, { error: { title } }, status, status === 400 ? { 'Cache-Control': 'no-cache' } : {})
+
+/** The object under `key` in a JSON body, or undefined. */
+async function input(c: C, key: string): Promise<Body | undefined> {
+  try {
+    const value = ((await c.req.json()) as Body)[key]
+    return value !== null && typeof value === 'object' ? (value as Body) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const policyOut = (p: Policy) => ({
+  id: p.id,
+  incident_preference: p.incidentPreference,
+  name: p.name,
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+})
+
+const preferences: readonly string[] = ['PER_POLICY', 'PER_CONDITION', 'PER_CONDITION_AND_TARGET']
+const hidden = (r: V2Row) =>
+  Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'policy_id'))
+
+/** The stand-in for one simulator's dataset. */
+export function v2StandIn(dataset: Dataset): Hono<Env> {
+  const app = new Hono<Env>({
+    getPath: (req) => new URL(req.url).pathname.replace(/\.(json|xml)$/, ''),
+  }).basePath('/v2')
+  const state = () => alertsOf(dataset)
+  let seeded: { epoch: number; rows: Record<string, V2Row[]> } | undefined
+  const rowsOf = (family: Family) => {
+    if (seeded?.epoch !== state().epoch)
+      seeded = { epoch: state().epoch, rows: seedConditions(state()) }
+    return (seeded.rows[family.path] ??= [])
+  }
+
+  app.use('*', async (c, next) => {
+    const key = c.req.header('x-api-key') ?? c.req.header('api-key')
+    if (!key?.trim()) return error(c, 401, 'No API key specified')
+    const principal = principalFor(key)
+    if (!principal) return error(c, 401, 'Invalid API Key')
+    c.set('accountId', Math.min(...principal.accountIds)) // the key's own account
+    await next()
+  })
+  const policyOf = (c: C, id: string | undefined) =>
+    state().policies.find((p) => String(p.id) === id && p.accountId === c.get('accountId'))
+
+  app.get('/alerts_policies', (c) => {
+    const name = c.req.query('filter[name]')?.trim().toLowerCase()
+    const policies = state().policies.filter(
+      (p) => p.accountId === c.get('accountId') && (!name || p.name.toLowerCase() === name)
+    )
+    return answer(c, { policies: policies.map(policyOut) })
+  })
+  app.post('/alerts_policies', async (c) => {
+    const body = (await input(c, 'policy')) ?? {}
+    const pref = String(body['incident_preference'] ?? 'PER_POLICY')
+    if (typeof body['name'] !== 'string' || !body['name'].trim() || !preferences.includes(pref))
+      return error(
+        c,
+        422,
+        'Validation or internal error occurred while trying to create the Alerts policy'
+      )
+    const now = dataset.now()
+    const policy = {
+      ...{ id: state().nextId(), accountId: c.get('accountId'), name: body['name'] },
+      ...{
+        incidentPreference: pref as Policy['incidentPreference'],
+        createdAt: now,
+        updatedAt: now,
+      },
+    }
+    state().policies.push(policy)
+    return answer(c, { policy: policyOut(policy) }, 201)
+  })
+  app.put('/alerts_policies/:id', async (c) => {
+    const policy = policyOf(c, c.req.param('id'))
+    if (!policy) return error(c, 404, 'Alerts policy could not be found for updating')
+    const body = (await input(c, 'policy')) ?? {}
+    if (typeof body['name'] === 'string' && body['name'].trim()) policy.name = body['name']
+    const pref = String(body['incident_preference'])
+    if (preferences.includes(pref)) policy.incidentPreference = pref as Policy['incidentPreference']
+    policy.updatedAt = dataset.now()
+    return answer(c, { policy: policyOut(policy) })
+  })
+  app.delete('/alerts_policies/:id', (c) => {
+    const policy = policyOf(c, c.req.param('id'))
+    if (!policy) return error(c, 404, 'Alerts policy could not be found for deleting')
+    const s = state()
+    s.policies = s.policies.filter((p) => p !== policy)
+    for (const ch of s.channels) ch.policyIds = ch.policyIds.filter((id) => id !== policy.id)
+    for (const family of conditionFamilies) {
+      const rows = rowsOf(family)
+      rows.splice(0, rows.length, ...rows.filter((r) => r['policy_id'] !== policy.id))
+    }
+    return answer(c, { policy: policyOut(policy) })
+  })
+
+  for (const family of conditionFamilies) conditionRoutes(app, family, rowsOf, policyOf, state)
+  app.get('/alerts_entity_conditions/:entity_id', (c) =>
+    c.req.query('entity_type')
+      ? answer(c, { conditions: [] })
+      : error(c, 400, 'missing parameter: entity_type')
+  )
+  app.notFound((c) => error(c, 404, 'Not found'))
+  return app
+}
+
+/** List (by `policy_id` or under `/policies/{id}`), create, update and delete of one family. */
+function conditionRoutes(
+  app: Hono<Env>,
+  family: Family,
+  rowsOf: (f: Family) => V2Row[],
+  policyOf: (c: C, id: string | undefined) => Policy | undefined,
+  state: () => AlertsState
+) {
+  const list = (c: C, policyId: string | undefined) => {
+    if (!policyOf(c, policyId)) return error(c, 404, 'No Alerts policy was found for the given ID')
+    const rows = rowsOf(family).filter((r) => String(r['policy_id']) === policyId)
+    return answer(c, { [family.list]: rows.map(hidden) })
+  }
+  if (family.listByQuery)
+    app.get(`/${family.path}`, (c) => {
+      const policyId = c.req.query('policy_id')?.trim()
+      return policyId ? list(c, policyId) : error(c, 400, 'missing parameter: policy_id')
+    })
+  app.get(`/${family.path}/policies/:policy_id`, (c) => list(c, c.req.param('policy_id')))
+  app.post(`/${family.path}/policies/:policy_id`, async (c) => {
+    const policy = policyOf(c, c.req.param('policy_id'))
+    if (!policy) return error(c, 404, 'No alert policy was found with the given ID')
+    const body = await input(c, family.single)
+    if (typeof body?.['name'] !== 'string')
+      return error(c, 422, 'Validation error occurred while trying to create the alert condition')
+    const { id: _ignored, ...rest } = body
+    const id = state().nextId()
+    const row: V2Row = { ...('type' in rest ? { type: rest['type'] } : {}), id, ...rest }
+    rowsOf(family).push({ ...row, policy_id: policy.id })
+    return answer(c, { [family.single]: row }, 201)
+  })
+  const one = (c: C) =>
+    rowsOf(family).find(
+      (r) => String(r['id']) === c.req.param('id') && policyOf(c, String(r['policy_id']))
+    )
+  app.put(`/${family.path}/:id`, async (c) => {
+    const row = one(c)
+    if (!row) return error(c, 404, 'No Alerts condition was found with the given ID')
+    for (const [k, v] of Object.entries((await input(c, family.single)) ?? {}))
+      if (k !== 'id' && k !== 'policy_id') row[k] = v
+    return answer(c, { [family.single]: hidden(row) })
+  })
+  app.delete(`/${family.path}/:id`, (c) => {
+    const row = one(c)
+    if (!row) return error(c, 404, 'No Alerts condition was found with the given ID')
+    rowsOf(family).splice(rowsOf(family).indexOf(row), 1)
+    return answer(c, { [family.single]: hidden(row) })
+  })
+}

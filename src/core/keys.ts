@@ -1,0 +1,114 @@
+/**
+ * @module core/keys
+ * The key v2bridge sends to NerdGraph for the key a caller presents. A user key goes as it is; a
+ * legacy key (mappings/legacy-keys.ts) goes only through the `KEY_MAP` setting, which maps the
+ * SHA-256 of a legacy key to a user key (NerdGraph takes user keys only: D-migrate). The map is a
+ * secret: nothing here logs or returns it, and caches stay partitioned by the presented key.
+ */
+import { legacyKeyPatterns } from '../../mappings/legacy-keys'
+import { V2Error } from './errors'
+
+export const legacyKeyTitle =
+  'NerdGraph accepts only user keys (NRAK-…): send a user key, or map this legacy key to one in KEY_MAP'
+
+export function isLegacyKey(key: string): boolean {
+  return Object.values(legacyKeyPatterns).some((pattern) => pattern.test(key))
+}
+
+/** Where a legacy key may act: `rest` wherever a v2 REST API key did (`X-Api-Key`, and v0's
+ * `x-api-key`); `license` only as `x-license-key` on the v0 deployments API, the one place a license
+ * key ever wrote (New Relic docs "Legacy deployments API v0"). License keys sit in every agent's
+ * configuration and are ingest keys ("New Relic API keys"), so they never act as a user key. */
+export type KeyScope = 'rest' | 'license'
+
+export interface KeyMapEntry {
+  /** The user key sent to NerdGraph. */
+  key: string
+  /** Unset in the short form (`"<sha256>": "NRAK-…"`): then read from the presented key's shape. */
+  scope?: KeyScope
+  /** The account the legacy key belonged to (one account per v2 REST key). */
+  account?: number
+}
+
+export type KeyMap = ReadonlyMap<string, KeyMapEntry>
+
+export const scopeTitles = {
+  license: 'A license key only records deployments: send it as x-license-key to /deployments.xml',
+  rest: 'A REST API key goes in X-Api-Key, not x-license-key',
+} as const
+
+const licenseShaped = (key: string) =>
+  legacyKeyPatterns.licenseKey.test(key) || legacyKeyPatterns.licenseKeyNral.test(key)
+
+/** The scope of a key map entry: its own, else by the presented key's shape. */
+export function scopeOf(entry: KeyMapEntry, presented: string): KeyScope {
+  return entry.scope ?? (licenseShaped(presented) ? 'license' : 'rest')
+}
+
+/** The upstream key for `presented` (whose SHA-256 hex is `keyHash`) sent where `use` says, with
+ * the account its key map entry names; 401 for an unmapped legacy key or one used outside its
+ * scope. */
+export function upstreamKeyFor(
+  presented: string,
+  keyHash: string,
+  keyMap: KeyMap,
+  use: KeyScope = 'rest'
+): { key: string; account?: number; mapped?: true } {
+  const mapped = keyMap.get(keyHash)
+  if (mapped !== undefined) {
+    const scope = scopeOf(mapped, presented)
+    if (scope !== use) throw new V2Error(401, scopeTitles[scope])
+    return mapped.account === undefined
+      ? { key: mapped.key, mapped: true }
+      : { key: mapped.key, account: mapped.account, mapped: true }
+  }
+  if (isLegacyKey(presented)) throw new V2Error(401, legacyKeyTitle)
+  return { key: presented }
+}
+
+const userKey = /^[\x21-\x7e]{1,256}$/
+
+/**
+ * `KEY_MAP`: a JSON object of lowercase SHA-256 hex of a legacy key → its user key, either
+ * `"NRAK-…"` or `{"key": "NRAK-…", "scope": "rest" | "license", "account": 123}` (scope and
+ * account optional). Throws a message naming the setting and never its content.
+ */
+export function parseKeyMap(text: string | undefined): Map<string, KeyMapEntry> {
+  if (text === undefined || text.trim() === '') return new Map()
+  const bad = new Error(
+    'KEY_MAP: expected a JSON object mapping the SHA-256 hex of a legacy key to a user key'
+  )
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    throw bad
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw bad
+  const map = new Map<string, KeyMapEntry>()
+  for (const [hash, value] of Object.entries(parsed)) {
+    if (!/^[0-9a-f]{64}$/i.test(hash)) throw bad
+    map.set(hash.toLowerCase(), entryOf(value, bad))
+  }
+  return map
+}
+
+function entryOf(value: unknown, bad: Error): KeyMapEntry {
+  if (
+    typeof value !== 'string' &&
+    (value === null || typeof value !== 'object' || Array.isArray(value))
+  )
+    throw bad
+  const { key, scope, account, ...rest } = (
+    typeof value === 'string' ? { key: value } : value
+  ) as Record<string, unknown>
+  const ok =
+    Object.keys(rest).length === 0 &&
+    typeof key === 'string' &&
+    userKey.test(key) &&
+    [undefined, 'rest', 'license'].includes(scope as string) &&
+    (account === undefined ||
+      (Number.isSafeInteger(account) && (account as number) > 0 && (account as number) < 2 ** 31))
+  if (!ok) throw bad
+  return { key, scope, account } as KeyMapEntry
+}

@@ -1,0 +1,85 @@
+/**
+ * @module core/request-log
+ * One structured line per request: ISO time, level, request id, method, route template, path,
+ * status, upstream requests, upstream milliseconds, total milliseconds. The path is logged without
+ * its query string (filter values, names and dates could carry anything); the key is never logged,
+ * and is scrubbed from any error text. The line's format lives here only.
+ */
+
+export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const
+export type LogLevel = (typeof logLevels)[number]
+
+export type RequestLogLine = {
+  /** ISO 8601, UTC, when the answer was ready. */
+  time: string
+  /** `error` for 5xx answers, `info` otherwise. */
+  level: 'info' | 'error'
+  /** The caller's `X-Request-Id` when it is a safe token, else generated; echoed in the answer. */
+  requestId: string
+  method: string
+  /** The route template (`/v2/applications/{id}`), `unmatched` when no route matched. */
+  route: string
+  path: string
+  status: number
+  upstreamRequests: number
+  upstreamMs: number
+  totalMs: number
+  /** Unexpected errors only (answered with a generic 500): the error's name and redacted message. */
+  error?: string
+}
+
+export type RequestLog = (line: RequestLogLine) => void
+
+/** The fields every request line carries, in the line's key order. */
+export function requestLine(
+  fields: Omit<RequestLogLine, 'time' | 'level'>,
+  now = new Date()
+): RequestLogLine {
+  const { requestId, method, route, ...rest } = fields
+  return {
+    time: now.toISOString(),
+    level: fields.status >= 500 ? 'error' : 'info',
+    requestId,
+    method,
+    route,
+    ...rest,
+  }
+}
+
+/** Whether a line of `level` passes the `LOG_LEVEL` threshold. */
+export function passes(threshold: LogLevel, level: RequestLogLine['level']): boolean {
+  return logLevels.indexOf(level) >= logLevels.indexOf(threshold)
+}
+
+/** A request id a caller may choose: a short token that cannot break a log line or a header. */
+const safeRequestId = /^[A-Za-z0-9._:+/=-]{1,128}$/
+
+export function requestIdFrom(header: string | undefined): string {
+  return header && safeRequestId.test(header) ? header : crypto.randomUUID()
+}
+
+/** The default sink of the Node and Worker entries: JSON lines on stdout. */
+export const consoleLog: RequestLog = (line) => console.log(JSON.stringify(line))
+
+const maxPath = 200
+
+/** The path as logged: no query, at most 200 characters. */
+export function logPath(url: string | URL): string {
+  const path = (typeof url === 'string' ? new URL(url) : url).pathname
+  return path.length > maxPath ? `${path.slice(0, maxPath)}…` : path
+}
+
+/** At most 16 characters of the method (a fuzzer may send anything). */
+export function logMethod(method: string): string {
+  return method.slice(0, 16)
+}
+
+/** `Name: message` of an unexpected error with every occurrence of `secret` replaced. */
+export function describeFailure(err: unknown, secret: string | undefined): string {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : `thrown: ${String(err)}`
+  return redact(text, secret).slice(0, 500)
+}
+
+export function redact(text: string, secret: string | undefined): string {
+  return secret ? text.split(secret).join('[redacted]') : text
+}

@@ -1,0 +1,194 @@
+/**
+ * @module http/forward
+ * The alerts endpoints New Relic keeps after the end of life (policies and the condition families,
+ * mappings/operations.ts `forwarded`) go unchanged to New Relic's REST API v2 of the region
+ * (`V2_URL`): method, path, query, body and key as they came, headers allowlisted both ways
+ * (`forwardedHeaders`). v2's answers, its errors included, come back as they are. Around the one fetch,
+ * as for NerdGraph calls: the key's slots (src/upstream/limits.ts), the read/write retry policy within
+ * `UPSTREAM_TIMEOUT_MS` (src/upstream/retry.ts), and faults as v2 errors (mappings/upstream-errors.ts).
+ * With src/upstream/nerdgraph.ts, the only module that does upstream I/O; the key travels in its header only.
+ */
+import { rateLimitHeaderTable } from '../../mappings/rate-limit-headers'
+import { forwardStatus } from '../../mappings/upstream-errors'
+import { bodyLimits, readCapped } from './body'
+import { V2Error, tooManyRequests } from '../core/errors'
+import { paramsFromBody } from './params'
+import {
+  retryPolicies,
+  systemClock,
+  UpstreamFault,
+  withRetry,
+  type RetryClock,
+} from '../upstream/retry'
+import { parseRetryAfter } from '../upstream/fault'
+import { OverloadError, type UpstreamLimits } from '../upstream/limits'
+
+export interface ForwardOptions {
+  /** `V2_URL`, e.g. `https://api.newrelic.com/v2`. */
+  base: string
+  timeoutMs: number
+  /** Fingerprint of the key: the partition of the limits. */
+  partition: string
+  limits: UpstreamLimits
+  /** v2bridge's public origin: `Link` and `Location` pointing into `base` are moved onto it. */
+  origin?: string
+  fetch?: typeof fetch
+  clock?: RetryClock
+  onUpstream?: (ms: number) => void
+}
+
+/** What goes to v2 and what comes back, allowlisted both ways: only what v2 reads (its key headers,
+ * content negotiation, the client's name, the request id) travels up; only content headers, `Link`,
+ * the rate-limit headers (mappings/rate-limit-headers.ts) and `Retry-After` come back. Cookies,
+ * `Authorization`, `Forwarded`/`X-Forwarded-*`, `Via`, `Origin` or another key header never pass. */
+export const forwardedHeaders = {
+  request: ['x-api-key', 'api-key', 'accept', 'content-type', 'user-agent', 'x-request-id'],
+  response: [
+    'content-type',
+    'etag',
+    'cache-control',
+    'link',
+    'location',
+    'retry-after',
+    ...Object.keys(rateLimitHeaderTable).map((h) => h.toLowerCase()),
+  ],
+} as const
+
+/** The headers of `headers` that `allowed` names, nothing else. */
+export function allowlisted(headers: Headers, allowed: readonly string[]): Headers {
+  const out = new Headers()
+  for (const name of allowed) {
+    const value = headers.get(name)
+    if (value !== null) out.set(name, value)
+  }
+  return out
+}
+
+/** The v2 URL a request goes to: `V2_URL` + the path after `/v2` + the query, as sent. */
+export function forwardUrl(base: string, url: URL): string {
+  return `${base.replace(/\/+$/, '')}${url.pathname.replace(/^\/v2(?=\/)/, '')}${url.search}`
+}
+
+/**
+ * Forwards `req`. A GET body (curl `-X GET -d`, read on Node from `getBody`) cannot travel on a fetch
+ * GET: its parameters join the query string, where Rails reads them the same way (src/http/params.ts).
+ */
+export async function forward(
+  req: Request,
+  getBody: (() => ReadableStream<Uint8Array> | null) | undefined,
+  options: ForwardOptions
+): Promise<Response> {
+  const url = new URL(req.url)
+  const headers = allowlisted(req.headers, forwardedHeaders.request)
+  let body: string | undefined
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const text = await readCapped(getBody?.(), bodyLimits.read, req.headers.get('content-length'))
+    for (const [k, v] of paramsFromBody(text, req.headers.get('content-type') ?? undefined))
+      url.searchParams.append(k, v)
+    headers.delete('content-type')
+  } else {
+    body = await readCapped(req.body, bodyLimits.forwarded, req.headers.get('content-length'))
+  }
+  const target = forwardUrl(options.base, url)
+  const clock = options.clock ?? systemClock
+  const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+  const policy = retryPolicies[req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write']
+  const deadline = clock.now() + options.timeoutMs
+
+  const attempt = async (remainingMs: number): Promise<Response> => {
+    const controller = new AbortController()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          const fault = fault504()
+          controller.abort(fault)
+          reject(fault)
+        },
+        Math.max(0, remainingMs)
+      )
+    })
+    const sentAt = clock.now()
+    try {
+      return await Promise.race([
+        options.limits.slot(options.partition, controller.signal, async () => {
+          const init: RequestInit = { method: req.method, headers, redirect: 'manual' }
+          if (body !== undefined) init.body = body
+          let res: Response
+          try {
+            res = await fetchImpl(target, { ...init, signal: controller.signal })
+          } catch (err) {
+            throw controller.signal.aborted ? controller.signal.reason : faultOf('network', err)
+          }
+          return settle(res, await res.arrayBuffer(), (h) => onOrigin(h, options))
+        }),
+        timedOut,
+      ])
+    } catch (err) {
+      if (err instanceof OverloadError) throw new UpstreamFault('final', tooManyRequests(1))
+      throw err
+    } finally {
+      clearTimeout(timer)
+      options.onUpstream?.(clock.now() - sentAt)
+    }
+  }
+  return withRetry(attempt, policy, {
+    deadline,
+    minAttemptMs: Math.min(1000, options.timeoutMs / 4),
+    clock,
+  })
+}
+
+const fault504 = () => faultOf('timeout')
+
+function faultOf(which: keyof typeof forwardStatus, cause?: unknown): UpstreamFault {
+  const { status, title } = forwardStatus[which]
+  const kind = which === 'badGateway' ? 'http5xx' : which
+  return new UpstreamFault(kind, new V2Error(status, title, { cause }))
+}
+
+/** v2's answer as it is, but 429 and 5xx: faults the retry policy may try again, then v2 errors. */
+function settle(res: Response, bytes: ArrayBuffer, rebase: (h: Headers) => Headers): Response {
+  if (res.status === 429) {
+    // v2 sends X-RateLimit-Reset (epoch seconds) on 429, Retry-After on overload (D-429).
+    const reset = Number(res.headers.get('x-ratelimit-reset'))
+    const seconds =
+      parseRetryAfter(res.headers.get('retry-after')) ??
+      (reset > 0
+        ? parseRetryAfter(String(Math.max(1, Math.ceil(reset - Date.now() / 1000))))
+        : undefined)
+    throw new UpstreamFault('http429', tooManyRequests(seconds ?? 1), seconds)
+  }
+  if (res.status >= 500) {
+    const fault = faultOf('badGateway')
+    throw res.status === 501 ? new UpstreamFault('final', fault.error) : fault
+  }
+  return new Response(res.status === 204 || res.status === 304 ? null : bytes, {
+    status: res.status,
+    headers: rebase(allowlisted(res.headers, forwardedHeaders.response)),
+  })
+}
+
+/**
+ * v2's page links (and a redirect's target) name v2's own host. A client that follows them must stay
+ * on v2bridge, as it does on the routes v2bridge answers, so URLs under `base` move to the public
+ * origin's `/v2`; any other URL is left as v2 sent it.
+ */
+export function onOrigin(headers: Headers, options: Pick<ForwardOptions, 'base' | 'origin'>) {
+  if (!options.origin) return headers
+  const from = options.base.replace(/\/+$/, '')
+  const to = `${options.origin}/v2`
+  const move = (url: string) =>
+    url === from || url.startsWith(`${from}/`) || url.startsWith(`${from}?`)
+      ? to + url.slice(from.length)
+      : url
+  const link = headers.get('link')
+  if (link)
+    headers.set(
+      'link',
+      link.replace(/<([^>]*)>/g, (_, url: string) => `<${move(url)}>`)
+    )
+  const location = headers.get('location')
+  if (location) headers.set('location', move(location))
+  return headers
+}

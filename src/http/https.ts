@@ -1,0 +1,59 @@
+/**
+ * @module http/https
+ * HTTPS is mandatory (D-301, New Relic docs
+ * `rest-api-v2/troubleshooting/301-response-rest-api-calls`): a plain-HTTP request gets 301 to the
+ * same path and query on https, with Rails' redirect body. On Workers the request URL carries the
+ * scheme the client used; on Node the socket does, unless a trusted proxy in front says otherwise
+ * (src/http/origin.ts). `ALLOW_HTTP` accepts plain-HTTP connections for local use; a proxy's
+ * `X-Forwarded-Proto: http` (a client on plain HTTP somewhere else) is still redirected.
+ */
+import type { MiddlewareHandler } from 'hono'
+import type { Env } from './env'
+import { arrivalOf, type Arrival } from './origin'
+import { urlOf } from './request-url'
+
+export function mustRedirect(arrival: Arrival, allowHttp: boolean): boolean {
+  return arrival.scheme === 'http' && !(allowHttp && !arrival.forwarded)
+}
+
+/** 301 to the https URL with the body D-301 shows (Rails `redirect_to`), on the public origin. */
+export function redirectToHttps(url: URL, arrival: Arrival): Response {
+  const origin = arrival.origin.startsWith('https://')
+    ? arrival.origin
+    : arrival.origin.replace(/^http:/, 'https:')
+  const target = `${origin}${url.pathname}${url.search}`
+  const body = `<html><body>You are being <a href="${escapeHtml(target)}">redirected</a>.</body></html>`
+  return new Response(body, {
+    status: 301,
+    headers: { Location: target, 'Content-Type': 'text/html; charset=utf-8' },
+  })
+}
+
+/** Whether a Node socket's peer is a trusted proxy (src/node/trusted-proxies.ts; the Node entry gives it). */
+export type TrustPeer = (peer: string | undefined) => boolean
+
+/** Settles the request's arrival (src/http/origin.ts) once: redirects plain HTTP, keeps the origin. */
+export function httpsOnly(trustPeer: TrustPeer | undefined): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    const config = c.get('config')
+    const url = urlOf(c.req.raw)
+    const connection = c.env?.connectionScheme
+    const trusted = connection !== undefined && !!trustPeer?.(c.env?.peerAddress)
+    const arrival = arrivalOf(c.req.raw, url, connection, trusted, config)
+    c.set('origin', arrival.origin)
+    if (mustRedirect(arrival, config.allowHttp)) return redirectToHttps(url, arrival)
+    await next()
+  }
+}
+
+const entities: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (ch) => entities[ch]!)
+}

@@ -1,0 +1,71 @@
+/**
+ * @module node/config
+ * Settings only the Node entry reads (kept out of the Worker's upload): its server limits against
+ * slow clients (src/node/server-limits.ts) and the proxies whose `X-Forwarded-*` count
+ * (src/node/trusted-proxies.ts). Workers have neither: Cloudflare holds the connections and builds the
+ * request URL.
+ */
+import { ConfigError, fail, integer, parseConfig, readSettings, text } from '../core/config'
+import type { Config, ConfigInput, Reader } from '../core/config'
+import { proxyPattern } from './trusted-proxies'
+
+export interface NodeSettings {
+  server: {
+    headersTimeoutMs: number
+    requestTimeoutMs: number
+    keepAliveTimeoutMs: number
+    maxConnections: number
+  }
+  /** IP addresses or IPv4 blocks of trusted proxies. */
+  trustedProxies: string[]
+}
+export type NodeConfig = Config & NodeSettings
+
+const proxies: Reader<string[]> = (v) => {
+  const list = text(v)
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+  return list.every((p) => proxyPattern.test(p))
+    ? list
+    : fail('expected IP addresses or IPv4 blocks (10.0.0.0/8)')
+}
+
+const settings = {
+  HEADERS_TIMEOUT_MS: integer(100, 600_000),
+  REQUEST_TIMEOUT_MS: integer(100, 600_000),
+  KEEP_ALIVE_TIMEOUT_MS: integer(100, 600_000),
+  MAX_CONNECTIONS: integer(1, 1_000_000),
+  TRUSTED_PROXIES: proxies,
+} satisfies Record<string, Reader<unknown>>
+
+/** The shared settings (src/core/config.ts) and Node's own; one ConfigError naming every bad one. */
+export function parseNodeConfig(raw: ConfigInput = {}): NodeConfig {
+  const lines: string[] = []
+  const v = readSettings(settings, raw, lines)
+  let config: Config
+  try {
+    config = parseConfig(raw)
+  } catch (err) {
+    if (!(err instanceof ConfigError) || lines.length === 0) throw err
+    throw new ConfigError(`${err.message}\n${lines.join('\n')}`)
+  }
+  if (lines.length > 0)
+    throw new ConfigError(`invalid v2bridge configuration:\n${lines.join('\n')}`)
+  return { ...config, ...nodeSettings(v) }
+}
+
+function nodeSettings(v: ReturnType<typeof readSettings<typeof settings>>): NodeSettings {
+  return {
+    server: {
+      headersTimeoutMs: v.HEADERS_TIMEOUT_MS ?? 10_000,
+      requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 30_000,
+      keepAliveTimeoutMs: v.KEEP_ALIVE_TIMEOUT_MS ?? 5_000,
+      maxConnections: v.MAX_CONNECTIONS ?? 4_096,
+    },
+    trustedProxies: v.TRUSTED_PROXIES ?? [],
+  }
+}
+
+/** Node's defaults, for a server started with shared settings only. */
+export const nodeDefaults: NodeSettings = nodeSettings({})

@@ -1,0 +1,126 @@
+/**
+ * @module node/transport
+ * The Node entry's way to NerdGraph: each POST over node:http(s) on kept-alive connections, answered
+ * with the Response members graphql-request reads (`status`, `ok`, `headers.get`, `text`: its
+ * build/legacy/helpers/runRequest.js). Node's global fetch (undici) spends about 0.2 ms of CPU on a
+ * small call in web streams, a clone of every request and header objects (`npm run bench:overhead`),
+ * as much as the rest of a small metric-data call. Only src/node.ts imports this module, so the
+ * Worker keeps the platform's fetch. Like fetch, it asks for compressed answers and decodes them.
+ */
+import { isAscii } from 'node:buffer'
+import http from 'node:http'
+import https from 'node:https'
+import type { Readable } from 'node:stream'
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+
+/** Content codings a NerdGraph answer may come in (RFC 9110 §8.4.1), with their decoders. */
+const decoders: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+}
+const acceptEncoding = 'gzip, deflate, br'
+
+/** The answer's headers, read as `Headers.get` reads them (names case-insensitive, lists joined). */
+class AnswerHeaders {
+  constructor(private readonly raw: http.IncomingHttpHeaders) {}
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()]
+    if (value === undefined) return null
+    return Array.isArray(value) ? value.join(', ') : value
+  }
+}
+
+class Answer {
+  readonly ok: boolean
+  readonly headers: AnswerHeaders
+  constructor(
+    readonly status: number,
+    headers: http.IncomingHttpHeaders,
+    private readonly body: string
+  ) {
+    this.ok = status >= 200 && status <= 299
+    this.headers = new AnswerHeaders(headers)
+  }
+  text(): Promise<string> {
+    return Promise.resolve(this.body)
+  }
+}
+
+/**
+ * A fetch for NerdGraph calls: string or byte bodies over node:http(s) with one keep-alive pool per
+ * transport; anything else (a `Request` object, a streamed body) goes to the global fetch. A
+ * connection idle for `idleMs` is closed, as undici's `keepAliveTimeout` (4 s) does, so a call
+ * rarely meets one the server is closing; Node's agent shortens it further to a server's
+ * `Keep-Alive: timeout` hint (Node docs, http.Agent).
+ */
+export function nodeTransport(
+  fallback: typeof fetch = globalThis.fetch,
+  idleMs = 4000
+): typeof fetch {
+  const settings = { keepAlive: true, scheduling: 'lifo', timeout: idleMs } as const
+  const agents = { 'http:': new http.Agent(settings), 'https:': new https.Agent(settings) }
+  const send = (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const body = init.body ?? ''
+    if (input instanceof Request || (typeof body !== 'string' && !(body instanceof Uint8Array))) {
+      return fallback(input, init)
+    }
+    const endpoint = input instanceof URL ? input : new URL(input)
+    const agent = endpoint.protocol === 'https:' ? agents['https:'] : agents['http:']
+    const signal = init.signal ?? undefined
+    if (signal?.aborted) return Promise.reject(signal.reason)
+    const headers = headersOf(init.headers)
+    headers['accept-encoding'] ??= acceptEncoding
+    headers['content-length'] = String(
+      typeof body === 'string' ? Buffer.byteLength(body) : body.length
+    )
+    return new Promise((settle, settleFailed) => {
+      // Not http.request's `signal` option, which also watches the request stream's end
+      // (lib/internal/streams/add-abort-signal.js in nodejs/node): more work for the same effect.
+      const abort = () => request.destroy(signal!.reason)
+      signal?.addEventListener('abort', abort, { once: true })
+      const resolve = (answer: Answer) => {
+        signal?.removeEventListener('abort', abort)
+        settle(answer as unknown as Response) // the members graphql-request reads, see above
+      }
+      // As fetch does: an aborted call rejects with the signal's reason.
+      const reject = (err: unknown) => {
+        signal?.removeEventListener('abort', abort)
+        settleFailed(signal?.aborted ? signal.reason : err)
+      }
+      const request = (endpoint.protocol === 'https:' ? https : http).request(
+        endpoint,
+        { method: init.method ?? 'GET', headers, agent },
+        (res) => {
+          const decoder = decoders[(res.headers['content-encoding'] ?? '').trim().toLowerCase()]
+          const stream: Readable = decoder ? (res.pipe(decoder()) as unknown as Readable) : res
+          const chunks: Buffer[] = []
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+          stream.once('error', reject)
+          res.once('error', reject)
+          res.once('close', () => res.complete || reject(new Error('answer cut off')))
+          stream.once('end', () => {
+            const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
+            // NerdGraph's JSON is mostly ASCII, which decodes as Latin-1 at a third of UTF-8's cost.
+            const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString()
+            resolve(new Answer(res.statusCode ?? 0, res.headers, text))
+          })
+        }
+      )
+      request.once('error', reject)
+      request.end(body)
+    })
+  }
+  return send as typeof fetch
+}
+
+/** Request headers as node:http takes them: lower-case names. */
+function headersOf(init: HeadersInit | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (!init) return out
+  if (init instanceof Headers) init.forEach((value, name) => (out[name] = value))
+  else if (Array.isArray(init)) for (const [name, value] of init) out[name!.toLowerCase()] = value!
+  else for (const [name, value] of Object.entries(init)) out[name.toLowerCase()] = value
+  return out
+}

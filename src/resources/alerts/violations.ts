@@ -1,0 +1,134 @@
+/**
+ * @module resources/alerts/violations
+ * `GET /v2/alerts_violations` and `GET /v2/alerts_events` from `aiIssues.incidents` (New Relic docs
+ * "Migrate from REST API v2 to NerdGraph": violations → aiIssues incidents). Incidents carry only the
+ * IDs of their policy and condition; names and the v2 incident ID come from the issues of the same
+ * window that hold them (a second request, filtered by those conditions).
+ */
+import type { Context } from 'hono'
+import type { Env } from '../../http/env'
+import type { NerdGraphResult } from '../../upstream/nerdgraph'
+import { V2Error } from '../../core/errors'
+import { pageParam } from '../../http/params'
+import { parseTime } from '../../core/time-range'
+import { incidentsDocument, issuesDocument } from './documents'
+import { numericId } from './ids'
+import { toV2Events, toV2Violation, type NgIncident, type NgIssue } from './reshape'
+import { alertsAccount, alertsWindow, cursorPage, pageLink } from './scope'
+import { eventFilter } from './event-filter'
+
+interface IncidentsData {
+  actor: {
+    account: {
+      aiIssues: { incidents: { incidents: NgIncident[]; nextCursor: string | null } | null } | null
+    } | null
+  }
+}
+
+interface IssuesData {
+  actor: {
+    account: {
+      aiIssues: { issues: { issues: NgIssue[]; nextCursor: string | null } | null } | null
+    } | null
+  }
+}
+
+/** Pages of issues read to name one page of incidents, at most. */
+const maxIssuePages = 5
+
+type Window = { startTime: number; endTime: number }
+
+/** `start_date` / `end_date` (swagger: violations created after / before) → the NerdGraph window. */
+function violationWindow(c: Context<Env>): Window {
+  const p = c.get('params')
+  const time = (name: 'start_date' | 'end_date', as: 'from' | 'to') => {
+    const raw = p.get(name)
+    if (raw === undefined || raw.trim() === '') return undefined
+    try {
+      return parseTime(raw, as)
+    } catch {
+      throw new V2Error(422, `Invalid '${name}' time`) // [UNCONFIRMED] proposal, as for metric times
+    }
+  }
+  const start = time('start_date', 'from')
+  const end = time('end_date', 'to')
+  const fallback = alertsWindow()
+  const window = { startTime: start ?? fallback.startTime, endTime: end ?? fallback.endTime }
+  if (start !== undefined && end === undefined) window.endTime = Math.max(start, fallback.endTime)
+  if (end !== undefined && start === undefined)
+    window.startTime = end - (fallback.endTime - fallback.startTime)
+  if (window.startTime > window.endTime)
+    throw new V2Error(422, "'start_date' must be before 'end_date'")
+  return window
+}
+
+/** The issue holding each incident, from the issues of the incidents' conditions in the window. */
+async function issueHolders(
+  c: Context<Env>,
+  accountId: number,
+  items: NgIncident[],
+  window: Window
+) {
+  const conditionIds = [...new Set(items.flatMap((i) => numericId(i.conditionFamilyId) ?? []))]
+  const holder = new Map<string, NgIssue>()
+  const wanted = new Set(items.map((i) => i.incidentId))
+  let cursor: string | null = null
+  for (let n = 0; n < maxIssuePages && wanted.size > 0; n += 1) {
+    const result: NerdGraphResult<IssuesData> = await c
+      .get('nerdgraph')
+      .query<IssuesData>(issuesDocument, {
+        accountId,
+        cursor,
+        filter: conditionIds.length ? { conditionIds: conditionIds.sort((a, b) => a - b) } : null,
+        timeWindow: window,
+      })
+    const issues = result.data.actor.account?.aiIssues?.issues
+    for (const issue of issues?.issues ?? [])
+      for (const id of issue.incidentIds ?? []) if (wanted.delete(id)) holder.set(id, issue)
+    cursor = issues?.nextCursor ?? null
+    if (!cursor) break
+  }
+  return holder
+}
+
+/** One v2 page of incidents, each with the issue that holds it (undefined when not found). */
+async function incidentRows(c: Context<Env>, window: Window, onlyOpen: boolean, page: number) {
+  const accountId = await alertsAccount(c)
+  const filter = onlyOpen ? { states: ['CREATED'] } : null
+  const list = `alerts_violations\u0000${accountId}\u0000${onlyOpen}\u0000${JSON.stringify(window)}`
+  const { items, nextCursor } = await cursorPage(c, list, page, async (cursor) => {
+    const { data } = await c
+      .get('nerdgraph')
+      .query<IncidentsData>(incidentsDocument, { accountId, cursor, filter, timeWindow: window })
+    const found = data.actor.account?.aiIssues?.incidents
+    return { items: found?.incidents ?? [], nextCursor: found?.nextCursor ?? null }
+  })
+  const holder = await issueHolders(c, accountId, items, window)
+  return {
+    rows: items.map((incident) => ({ incident, issue: holder.get(incident.incidentId) })),
+    nextCursor,
+  }
+}
+
+export async function listViolations(c: Context<Env>) {
+  const p = c.get('params')
+  const page = pageParam(p)
+  const { rows, nextCursor } = await incidentRows(c, violationWindow(c), p.bool('only_open'), page)
+  const now = Date.now()
+  const violations = rows.map((r) => toV2Violation(r.incident, r.issue, now))
+  return { body: { violations }, link: pageLink(c, page, nextCursor !== null) }
+}
+
+/** `filter[...]` of alerts_events is applied to the events of the page (NerdGraph has no filter for
+ * most of them), newest first. */
+export async function listEvents(c: Context<Env>) {
+  const p = c.get('params')
+  const page = pageParam(p)
+  const keep = eventFilter(p)
+  const { rows, nextCursor } = await incidentRows(c, alertsWindow(), false, page)
+  const events = rows
+    .flatMap((r) => toV2Events(r.incident, r.issue))
+    .filter(keep)
+    .sort((a, b) => b.timestamp - a.timestamp)
+  return { body: { recent_events: events }, link: pageLink(c, page, nextCursor !== null) }
+}

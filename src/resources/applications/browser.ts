@@ -1,0 +1,66 @@
+/**
+ * @module resources/applications/browser
+ * v2 `end_user_summary` and `end_user_apdex_threshold` from browser timeslices: NerdGraph's APM
+ * entity has no browser apdex (schema `ApmApplicationEntity`), but `EndUser/Apdex` rows carry s/t/f
+ * and the threshold (D-nrql Apdex table), and `EndUser` rows the page loads.
+ */
+import { quote } from '../../core/nrql'
+import { round2, round3 } from '../../core/numbers'
+import { summaryWindowMs } from '../../../mappings/topology'
+
+export interface BrowserSummary {
+  /** v2 `end_user_summary` (D-summary: response time in seconds, page views per minute). */
+  summary: Record<string, number> | undefined
+  /** Browser apdex T in seconds, when EndUser/Apdex reported. */
+  apdexT: number | undefined
+}
+
+/** The last whole minutes that v2 summaries cover, [since, until) in epoch ms. */
+export function summaryWindow(now: number): [number, number] {
+  const until = Math.floor(now / 60_000) * 60_000
+  return [until - summaryWindowMs, until]
+}
+
+/** `scope`: one application's GUID, or every application of the account (`FACET appId`). */
+export function browserNrql(scope: { guid: string } | 'account', window: [number, number]): string {
+  const where = typeof scope === 'object' ? `entity.guid = ${quote(scope.guid)} AND ` : ''
+  const facet = typeof scope === 'object' ? '' : 'FACET appId '
+  const apdex = `WHERE metricTimesliceName = 'EndUser/Apdex'`
+  const pages = `WHERE metricTimesliceName = 'EndUser'`
+  return (
+    `SELECT filter(count(newrelic.timeslice.value), ${apdex}) AS 's', ` +
+    `filter(sum(newrelic.timeslice.value), ${apdex}) AS 't', ` +
+    `filter(sum(newrelic.timeslice.value['totalExclusive']), ${apdex}) AS 'f', ` +
+    `filter(max(newrelic.timeslice.value), ${apdex}) AS 'threshold', ` +
+    `filter(count(newrelic.timeslice.value), ${pages}) AS 'pageViews', ` +
+    `filter(average(newrelic.timeslice.value), ${pages}) AS 'pageLoad' ` +
+    `FROM Metric WHERE ${where}scope IS NULL AND metricTimesliceName IN ('EndUser', 'EndUser/Apdex') ` +
+    `${facet}SINCE ${window[0]} UNTIL ${window[1]} LIMIT MAX`
+  )
+}
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
+
+/** Pure: one result row → the v2 figures. */
+export function browserSummaryFrom(row: Record<string, unknown> | undefined): BrowserSummary {
+  if (!row) return { summary: undefined, apdexT: undefined }
+  const [s, t, f] = [num(row['s']), num(row['t']), num(row['f'])]
+  const apdexT = typeof row['threshold'] === 'number' ? row['threshold'] : undefined
+  const pageViews = num(row['pageViews'])
+  if (pageViews === 0 && s + t + f === 0) return { summary: undefined, apdexT }
+  const minutes = summaryWindowMs / 60_000
+  return {
+    apdexT,
+    summary: {
+      response_time: round3(num(row['pageLoad'])),
+      throughput: round3(pageViews / minutes),
+      apdex_target: round2(apdexT ?? 0),
+      apdex_score: s + t + f > 0 ? round2((s + t / 2) / (s + t + f)) : 0,
+    },
+  }
+}
+
+/** Pure: `FACET appId` rows → per application. */
+export function browserSummariesFrom(rows: readonly Record<string, unknown>[]) {
+  return new Map(rows.map((r) => [Number(r['appId']), browserSummaryFrom(r)]))
+}

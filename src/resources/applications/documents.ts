@@ -1,0 +1,161 @@
+/**
+ * @module resources/applications/documents
+ * GraphQL documents for applications, hosts and instances, built once at module load (schema:
+ * `entitySearch`, `actor.entities`, `Account.nrql`). Documents with one NRQL alias per account are
+ * built on first use per alias count and kept.
+ */
+import { gql } from 'graphql-request'
+
+const summaryFields = `
+  apmSummary {
+    apdexScore errorRate hostCount instanceCount responseTimeAverage throughput
+    webThroughput nonWebThroughput
+  }
+  apmBrowserSummary { pageLoadThroughput pageLoadTimeAverage }
+  settings { apdexTarget serverSideConfig }`
+
+/** Fields of an APM application that the v2 record needs (D-migrate: `apmSummary`, `settings`). */
+const outlineFields = `
+  guid name accountId reporting alertSeverity
+  ... on ApmApplicationEntityOutline { applicationId language ${summaryFields} }`
+
+const entityFields = `
+  guid name accountId reporting alertSeverity
+  ... on ApmApplicationEntity { applicationId language ${summaryFields} }`
+
+const nrqlFields = `results`
+
+const built = new Map<string, string>()
+
+function accountAliases(n: number): { vars: string; fields: string } {
+  const vars = Array.from({ length: n }, (_, i) => `, $a${i}: Int!, $m${i}: Nrql!, $b${i}: Nrql!`)
+  const fields = Array.from(
+    { length: n },
+    (_, i) =>
+      `a${i}: account(id: $a${i}) { members: nrql(query: $m${i}, timeout: 30) { ${nrqlFields} } ` +
+      `browser: nrql(query: $b${i}, timeout: 30) { ${nrqlFields} } }`
+  )
+  return { vars: vars.join(''), fields: fields.join('\n') }
+}
+
+function memo(key: string, build: () => string): string {
+  let doc = built.get(key)
+  if (!doc) built.set(key, (doc = build()))
+  return doc
+}
+
+/** entitySearch for one page, plus members and browser NRQL for `n` accounts (`$a0`, `$m0`, `$b0`…). */
+export function listApplicationsDocument(n: number): string {
+  return memo(`list${n}`, () => {
+    const a = accountAliases(n)
+    return gql`
+      query ListApplications($query: String!, $cursor: String${a.vars}) {
+        actor {
+          entitySearch(query: $query, sortByWithDirection: [{ attribute: NAME, direction: ASC }]) {
+            count
+            results(cursor: $cursor) { nextCursor entities { ${outlineFields} } }
+          }
+          ${a.fields}
+        }
+      }
+    `
+  })
+}
+
+/** Members and browser NRQL for `n` accounts (n ≥ 1), without a search. */
+export function insightsDocument(n: number): string {
+  return memo(`insights${n}`, () => {
+    const a = accountAliases(n)
+    return gql`
+      query AccountInsights(${a.vars.slice(2)}) {
+        actor {
+          ${a.fields}
+        }
+      }
+    `
+  })
+}
+
+/** One application and the hosts/instances that reported in the last hour. */
+export const showApplicationDocument = gql`
+  query ShowApplication($guid: EntityGuid!, $accountId: Int!, $members: Nrql!, $browser: Nrql!) {
+    actor {
+      entity(guid: $guid) { ${entityFields} }
+      account(id: $accountId) {
+        members: nrql(query: $members, timeout: 30) { ${nrqlFields} }
+        browser: nrql(query: $browser, timeout: 30) { ${nrqlFields} }
+      }
+    }
+  }
+`
+
+/** The application, its members (last hour) and per-instance summaries (last minutes). */
+export const hostsDocument = gql`
+  query ApplicationHosts($guid: EntityGuid!, $accountId: Int!, $members: Nrql!, $summary: Nrql!) {
+    actor {
+      entity(guid: $guid) { ${entityFields} }
+      account(id: $accountId) {
+        members: nrql(query: $members, timeout: 30) { ${nrqlFields} }
+        summary: nrql(query: $summary, timeout: 30) { ${nrqlFields} }
+      }
+    }
+  }
+`
+
+export interface ApmSummary {
+  apdexScore: number | null
+  errorRate: number | null
+  hostCount: number | null
+  instanceCount: number | null
+  responseTimeAverage: number | null
+  throughput: number | null
+  webThroughput?: number | null
+  nonWebThroughput?: number | null
+}
+
+export interface ApmApplication {
+  guid: string
+  name: string
+  accountId: number
+  reporting: boolean | null
+  alertSeverity: string | null
+  applicationId: number
+  language: string | null
+  apmSummary: ApmSummary | null
+  apmBrowserSummary: {
+    pageLoadThroughput: number | null
+    pageLoadTimeAverage: number | null
+  } | null
+  settings: { apdexTarget: number | null; serverSideConfig: boolean | null } | null
+}
+
+export type NrqlField = { results: Record<string, unknown>[] } | null
+
+export type AccountAliases = Record<`a${number}`, { members: NrqlField; browser: NrqlField } | null>
+
+export interface InsightsData {
+  actor: AccountAliases
+}
+
+export interface ListApplicationsData {
+  actor: {
+    entitySearch: {
+      count: number
+      results: { nextCursor: string | null; entities: ApmApplication[] }
+    } | null
+  } & AccountAliases
+}
+
+export interface ShowApplicationData {
+  actor: {
+    entity: ApmApplication | null
+    account: { members: NrqlField; browser: NrqlField } | null
+  }
+}
+
+export interface HostsData {
+  actor: {
+    entity: ApmApplication | null
+    account: { members: NrqlField; summary: NrqlField } | null
+  }
+}

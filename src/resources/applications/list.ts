@@ -1,0 +1,152 @@
+/**
+ * @module resources/applications/list
+ * `GET /v2/applications`: one entity-search page per v2 page (both are 200 long: GRAF1 PR #35 and
+ * GRAF2 PR #1 "200 apps max per page"; entity search pages by 200), cursors remembered per key and
+ * query (src/entities/search-pages.ts) so walking pages in order costs one NerdGraph request per page.
+ */
+import { insightsCache } from './members'
+import type { Context } from 'hono'
+import type { Env } from '../../http/env'
+import { refreshInBackground } from '../../entities/background'
+import { linkHeader } from '../../http/link-header'
+import { isForbiddenAccount, pinnedAccount, rememberApplication } from '../../entities/resolve'
+import { applicationLinkTemplates } from '../../../mappings/link-templates'
+import { visibleAccounts } from '../../entities/accounts'
+import { lastPage, learnPage, searchCursor } from '../../entities/search-pages'
+import {
+  insightsDocument,
+  listApplicationsDocument,
+  type AccountAliases,
+  type InsightsData,
+  type ListApplicationsData,
+} from './documents'
+import { cachedInsights, insightsNrql, rememberInsights, type AccountInsights } from './members'
+import { pageParam } from '../../http/params'
+import { nameMatches } from '../../entities/entity-search'
+import { applicationFilters, applicationSearchQuery } from './plan'
+import { toV2Application } from './reshape'
+import { rememberShown } from './shown'
+
+/** Insights for every account, fetching the missing ones in one request (used by `filter[host]`). */
+async function allInsights(c: Context<Env>, accounts: number[]) {
+  const missing = accounts.filter((a) => !cachedInsights(c, a))
+  if (missing.length) {
+    const { data } = await c
+      .get('nerdgraph')
+      .query<InsightsData>(insightsDocument(missing.length), insightVars(missing))
+    storeInsights(c, missing, data)
+  }
+  refreshStaleInsights(c, accounts)
+  return accounts.map((a) => cachedInsights(c, a)!)
+}
+
+/** Stale insights answer this request; one background request replaces them (src/entities/background.ts),
+ * so a scrape repeated every minute never waits for the account-wide queries. */
+function refreshStaleInsights(c: Context<Env>, accounts: number[]) {
+  const cache = c.get('caches').of(insightsCache)
+  const keyHash = c.get('keyHash')
+  const stale = accounts.filter((a) => cache.startRefresh(keyHash, String(a)))
+  if (stale.length === 0) return
+  const nerdgraph = c.get('nerdgraph')
+  refreshInBackground(
+    c,
+    async () => {
+      const vars = insightVars(stale)
+      const { data } = await nerdgraph.query<InsightsData>(insightsDocument(stale.length), vars)
+      storeInsights(c, stale, data)
+    },
+    () => stale.forEach((a) => cache.refreshFailed(keyHash, String(a)))
+  )
+}
+
+function insightVars(accounts: number[]): Record<string, unknown> {
+  const q = insightsNrql(Date.now())
+  return Object.fromEntries(
+    accounts.flatMap((a, i) => [
+      [`a${i}`, a],
+      [`m${i}`, q.members],
+      [`b${i}`, q.browser],
+    ])
+  )
+}
+
+function storeInsights(c: Context<Env>, accounts: number[], data: { actor: AccountAliases }) {
+  accounts.forEach((accountId, i) => {
+    const alias = data.actor[`a${i}`]
+    rememberInsights(c, accountId, alias?.members?.results ?? [], alias?.browser?.results ?? [])
+  })
+}
+
+/** A pinned account the key cannot see holds nothing it may list: an empty list on every page, as
+ * every `/applications/{id}` route answers 404 for it (src/entities/resolve.ts, README "Accounts"). */
+export async function listApplications(c: Context<Env>) {
+  try {
+    return await listPage(c)
+  } catch (err) {
+    if (!isForbiddenAccount(err) || pinnedAccount(c) === undefined) throw err
+    return { body: body([], c.get('params').bool('exclude_links')), link: undefined }
+  }
+}
+
+async function listPage(c: Context<Env>) {
+  const p = c.get('params')
+  const filters = applicationFilters(p)
+  const page = pageParam(p)
+  const accounts = await visibleAccounts(c)
+  let ids = filters.ids
+  if (filters.host) {
+    const needle = filters.host.toLowerCase()
+    const onHost = (await allInsights(c, accounts)).flatMap((i: AccountInsights) =>
+      [...i.topologies]
+        .filter(([, t]) => [...t.hosts.keys()].some((h) => h.toLowerCase().includes(needle)))
+        .map(([appId]) => appId)
+    )
+    ids = ids ? ids.filter((id) => onHost.includes(id)) : onHost
+    if (ids.length === 0) return { body: body([], p.bool('exclude_links')), link: undefined }
+  }
+  const query = applicationSearchQuery(filters, pinnedAccount(c), ids)
+  const cursor = await searchCursor(c, query, page)
+  if (cursor === null) return { body: body([], p.bool('exclude_links')), link: undefined }
+
+  const missing = accounts.filter((a) => !cachedInsights(c, a))
+  const { data } = await c
+    .get('nerdgraph')
+    .query<ListApplicationsData>(listApplicationsDocument(missing.length), {
+      query,
+      cursor: cursor ?? null,
+      ...insightVars(missing),
+    })
+  storeInsights(c, missing, data)
+  refreshStaleInsights(c, accounts)
+  const search = data.actor.entitySearch
+  const entities = (search?.results.entities ?? []).filter((e) => nameMatches(filters.name, e.name))
+  learnPage(c, query, page, search)
+
+  const records = entities.map((e) => {
+    rememberApplication(c, {
+      appId: e.applicationId,
+      accountId: e.accountId,
+      guid: e.guid,
+    })
+    const insights = cachedInsights(c, e.accountId)
+    const record = toV2Application(
+      e,
+      insights?.topologies.get(e.applicationId),
+      insights?.browser.get(e.applicationId)
+    )
+    rememberShown(c, e.accountId, record)
+    return record
+  })
+  const url = new URL(c.req.url)
+  const link = linkHeader(url, c.get('origin'), p.entries(), {
+    page,
+    lastPage: lastPage(search?.count),
+  })
+  return { body: body(records, p.bool('exclude_links')), link }
+}
+
+function body(records: Record<string, unknown>[], excludeLinks: boolean) {
+  const out: Record<string, unknown> = { applications: records }
+  if (!excludeLinks) out['links'] = applicationLinkTemplates // `exclude_links`: v2 explorer parameter
+  return out
+}

@@ -1,0 +1,48 @@
+/**
+ * @module resources/applications/load
+ * One application's document: resolve the path ID, send the document once, require the entity, and
+ * learn its hosts and instances from the `members` NRQL every such document carries.
+ */
+import type { Context } from 'hono'
+import type { Env } from '../../http/env'
+import { V2Error, titles } from '../../core/errors'
+import {
+  pathId,
+  queryApplication,
+  resolveApplication,
+  type ResolvedApplication,
+} from '../../entities/resolve'
+import {
+  membersNrql,
+  membershipWindow,
+  rememberTopology,
+  topologyFrom,
+  type MemberRow,
+  type Topology,
+} from '../../entities/topology'
+import type { ApmApplication, NrqlField } from './documents'
+
+type AppDocumentData = {
+  actor: { entity: ApmApplication | null; account: ({ members: NrqlField } & object) | null }
+}
+
+export async function loadApplication<T extends AppDocumentData>(
+  c: Context<Env>,
+  document: string,
+  extraVariables: (app: ResolvedApplication, now: number) => Record<string, unknown>
+): Promise<{ data: T; entity: ApmApplication; topology: Topology }> {
+  const app = await resolveApplication(c, pathId(c.req.param('id'), titles.noApplication))
+  const now = Date.now()
+  const { data } = await queryApplication<T>(c, document, {
+    guid: app.guid,
+    accountId: app.accountId,
+    members: membersNrql({ guid: app.guid }, membershipWindow(now)),
+    ...extraVariables(app, now),
+  })
+  const entity = data.actor.entity
+  if (!entity || entity.applicationId !== app.appId) throw new V2Error(404, titles.noApplication)
+  const rows = (data.actor.account?.members?.results ?? []) as MemberRow[]
+  const topology = topologyFrom(app.appId, rows)
+  rememberTopology(c, app, topology)
+  return { data, entity, topology }
+}

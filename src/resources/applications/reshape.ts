@@ -1,0 +1,86 @@
+/**
+ * @module resources/applications/reshape
+ * NerdGraph APM entity (+ its hosts and instances) → v2 application record (D-summary, D-health;
+ * fixtures of GO and MRF `_testing/application_list.json`), pure.
+ */
+import {
+  healthStatusBySeverity,
+  notReportingHealthStatus,
+  type AlertSeverity,
+  type HealthStatus,
+} from '../../../mappings/health-status'
+import { round2, round3 } from '../../core/numbers'
+import { formatTime } from '../../core/time-range'
+import type { Topology } from '../../entities/topology'
+import type { BrowserSummary } from './browser'
+import type { ApmApplication, ApmSummary } from './documents'
+
+/** Browser apdex T when no EndUser/Apdex timeslice says otherwise: New Relic's default of 7 s
+ * (D-summary and D-health examples show `end_user_apdex_threshold: 7`). */
+export const defaultEndUserApdexT = 7
+
+export function healthStatus(e: ApmApplication): HealthStatus {
+  if (e.reporting !== true) return notReportingHealthStatus
+  return healthStatusBySeverity[e.alertSeverity as AlertSeverity] ?? 'unknown'
+}
+
+/** No web transactions, only background ones, in the summary window. */
+function isBackground(s: ApmSummary): boolean {
+  return (s.webThroughput ?? 0) === 0 && (s.nonWebThroughput ?? 0) > 0
+}
+
+const emptyTopology: Topology = { hosts: new Map(), instances: new Map(), lastReported: undefined }
+
+/** The v2 record, keys in the order of D-health's example. */
+export function toV2Application(
+  e: ApmApplication,
+  topology: Topology = emptyTopology,
+  browser: BrowserSummary | undefined = undefined
+): Record<string, unknown> {
+  const reporting = e.reporting === true
+  const apdexTarget = e.settings?.apdexTarget ?? 0.5
+  const record: Record<string, unknown> = {
+    id: e.applicationId,
+    name: e.name,
+    language: e.language ?? 'unknown',
+    health_status: healthStatus(e),
+    reporting,
+  }
+  // Omitted when not reporting (D-health). A timeslice row covers one minute and
+  // the agent sends it at the minute's end.
+  if (reporting && topology.lastReported !== undefined) {
+    record['last_reported_at'] = formatTime(topology.lastReported + 60_000)
+  }
+  const s = e.apmSummary
+  if (reporting && s) {
+    const instances = s.instanceCount ?? topology.instances.size
+    record['application_summary'] = {
+      response_time: round3((s.responseTimeAverage ?? 0) * 1000), // NerdGraph seconds → v2 ms
+      throughput: round3(s.throughput ?? 0), // both per minute
+      // both a percentage (schema `ApmApplicationSummaryData.errorRate`, D-errrate)
+      error_rate: round3(s.errorRate ?? 0),
+      apdex_target: round2(apdexTarget),
+      apdex_score: round2(s.apdexScore ?? 0),
+      host_count: s.hostCount ?? topology.hosts.size,
+      instance_count: instances,
+      // Background applications only (v2 swagger model "concurrent_instance_count"); NerdGraph has no
+      // such field (schema `ApmApplicationSummaryData`), so the instances reporting in the summary
+      // window.
+      ...(isBackground(s) ? { concurrent_instance_count: instances } : {}),
+    }
+    // only when browser data exists (PGN and HUBOT fixtures omit it otherwise)
+    if (e.apmBrowserSummary && browser?.summary) record['end_user_summary'] = browser.summary
+  }
+  record['settings'] = {
+    app_apdex_threshold: apdexTarget,
+    end_user_apdex_threshold: browser?.apdexT ?? defaultEndUserApdexT,
+    enable_real_user_monitoring: e.apmBrowserSummary != null,
+    use_server_side_config: e.settings?.serverSideConfig ?? false,
+  }
+  record['links'] = {
+    application_instances: [...topology.instances.keys()].sort((a, b) => a - b),
+    servers: [], // the Servers product is retired (GO fixture still shows `servers: []`)
+    application_hosts: [...topology.hosts.values()].sort((a, b) => a - b),
+  }
+  return record
+}

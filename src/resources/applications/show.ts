@@ -1,0 +1,25 @@
+/**
+ * @module resources/applications/show
+ * `GET /v2/applications/{id}`: the record of the list (AMB fixture, v2 explorer
+ * `ApplicationResponse`) from one NerdGraph request.
+ */
+import type { Context } from 'hono'
+import type { Env } from '../../http/env'
+import { applicationLinkTemplates } from '../../../mappings/link-templates'
+import { browserNrql, browserSummaryFrom, summaryWindow } from './browser'
+import { showApplicationDocument, type ShowApplicationData } from './documents'
+import { loadApplication } from './load'
+import { toV2Application } from './reshape'
+import { rememberShown } from './shown'
+
+export async function showApplication(c: Context<Env>) {
+  const { data, entity, topology } = await loadApplication<ShowApplicationData>(
+    c,
+    showApplicationDocument,
+    (app, now) => ({ browser: browserNrql({ guid: app.guid }, summaryWindow(now)) })
+  )
+  const browser = browserSummaryFrom(data.actor.account?.browser?.results[0])
+  const application = toV2Application(entity, topology, browser)
+  rememberShown(c, entity.accountId, application)
+  return { application, links: applicationLinkTemplates }
+}

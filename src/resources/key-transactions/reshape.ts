@@ -1,0 +1,85 @@
+/**
+ * @module resources/key-transactions/reshape
+ * Key-transaction entity + details + summary row → v2 record (D-summary; GO fixtures), pure.
+ */
+import {
+  healthStatusBySeverity,
+  notReportingHealthStatus,
+  type AlertSeverity,
+} from '../../../mappings/health-status'
+import { decodeGuid } from '../../core/identity'
+import { round2, round3 } from '../../core/numbers'
+import { formatTime } from '../../core/time-range'
+import type { KeyTransactionDetails, KeyTransactionOutline } from './documents'
+import { summaryWindowMs } from './plan'
+
+/** D-summary: the show and list `links` template. */
+export const keyTransactionLinkTemplates = {
+  'key_transaction.application': '/v2/applications/{application_id}',
+} as const
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
+
+function apdexScore(s: number, t: number, f: number): number {
+  return s + t + f > 0 ? round2((s + t / 2) / (s + t + f)) : 0
+}
+
+/** The parent application's v2 ID: from its entity, else from its GUID (`acct|APM|APPLICATION|id`). */
+function applicationId(d: KeyTransactionDetails | undefined): number | null {
+  const fromEntity = d?.application?.entity?.applicationId
+  if (typeof fromEntity === 'number') return fromEntity
+  const decoded = d?.application ? decodeGuid(d.application.guid) : undefined
+  const id = Number(decoded?.domainId)
+  return Number.isSafeInteger(id) ? id : null
+}
+
+/** Keys in the order of the GO fixtures. Summaries only while reporting, and
+ * `end_user_summary` only with browser data, as applications do (src/resources/applications/reshape.ts). */
+export function toV2KeyTransaction(
+  id: number,
+  o: KeyTransactionOutline,
+  d: KeyTransactionDetails | undefined,
+  row: Record<string, unknown> | undefined
+): Record<string, unknown> {
+  const reporting = o.reporting === true
+  const record: Record<string, unknown> = {
+    id,
+    name: o.name,
+    transaction_name: d?.metricName ?? '',
+    health_status: reporting
+      ? (healthStatusBySeverity[o.alertSeverity as AlertSeverity] ?? 'unknown')
+      : notReportingHealthStatus,
+    reporting,
+  }
+  const last = row?.['lastReported']
+  // A timeslice covers one minute and is sent at its end, as for applications.
+  if (reporting && typeof last === 'number') record['last_reported_at'] = formatTime(last + 60_000)
+  if (reporting) {
+    const minutes = summaryWindowMs / 60_000
+    const calls = num(row?.['calls'])
+    record['application_summary'] = {
+      response_time: round3(num(row?.['duration']) * 1000), // timeslice seconds → v2 ms
+      throughput: round3(calls / minutes), // calls per minute
+      error_rate: calls > 0 ? round3((num(row?.['errors']) / calls) * 100) : 0, // a percentage
+      apdex_target: round2(d?.apdexTarget ?? 0),
+      apdex_score: apdexScore(num(row?.['s']), num(row?.['t']), num(row?.['f'])),
+    }
+    const [bs, bt, bf] = [num(row?.['bs']), num(row?.['bt']), num(row?.['bf'])]
+    const pageViews = num(row?.['pageViews'])
+    if (pageViews > 0 || bs + bt + bf > 0) {
+      record['end_user_summary'] = {
+        response_time: round3(num(row?.['pageLoad'])), // seconds, as application end_user_summary
+        throughput: round3(pageViews / minutes),
+        apdex_target: round2(d?.browserApdexTarget ?? 0),
+        apdex_score: apdexScore(bs, bt, bf),
+      }
+    }
+  }
+  record['links'] = { application: applicationId(d) }
+  return record
+}
+
+/** Pure: `FACET entity.guid` rows by GUID. */
+export function summaryRows(rows: readonly Record<string, unknown>[] | null | undefined) {
+  return new Map((rows ?? []).map((r) => [String(r['entity.guid']), r]))
+}

@@ -1,0 +1,212 @@
+/**
+ * @module resources/labels/labels
+ * `GET /v2/labels`, `PUT /v2/labels` and `DELETE /v2/labels/{key}` over entity tags of APM
+ * applications (New Relic docs "Create labels for apps (API v2)"; create answers 201,
+ * or 304 when every application already carries the label; delete answers the label removed, 404
+ * when no application carries it). Labels aggregate every application, so a list reads every
+ * search page of the key's applications, cached a minute; writes always read them fresh.
+ */
+import type { Context } from 'hono'
+import { detailsFrom, detailsPart } from '../../entities/entity-details'
+import type { Env } from '../../http/env'
+import { V2Error, titles } from '../../core/errors'
+import { linkHeader } from '../../http/link-header'
+import { idList, pageParam, type V2Params } from '../../http/params'
+import { pinnedAccount, resolveApplication } from '../../entities/resolve'
+import { lastPage, searchPageSize } from '../../entities/search-pages'
+import { gql } from 'graphql-request'
+import {
+  labelEntitiesSelection,
+  labelSearchDocument,
+  taggingDocument,
+  type LabelSearchData,
+  type TaggedEntity,
+  type TaggingData,
+} from './documents'
+import { isSystemKey, labelsOf, toV2Label, type Label } from './reshape'
+import { defineCache } from '../../core/cache'
+
+const minute = 60 * 1000
+
+/** per search query: APM applications and their tags, for labels. */
+export const taggedApplicationsCache = defineCache<TaggedEntity[]>('taggedApplications', {
+  freshMs: minute,
+  maxBytes: 8 * 2 ** 20,
+})
+
+export const noLabel = 'No Label found with the given ID' // [UNCONFIRMED proposal]
+
+/** The search pages a label list reads at most (200 applications each). */
+const maxPages = 100
+
+async function taggedApplications(c: Context<Env>, fresh: boolean): Promise<TaggedEntity[]> {
+  const account = pinnedAccount(c)
+  const query = `domain = 'APM' AND type = 'APPLICATION'${account === undefined ? '' : ` AND accountId = ${account}`}`
+  const cache = c.get('caches').of(taggedApplicationsCache)
+  const hit = fresh ? undefined : cache.get(c.get('keyHash'), query)
+  if (hit) return hit
+  const all: TaggedEntity[] = []
+  let cursor: string | null = null
+  for (let n = 0; n < maxPages; n++) {
+    const { data }: { data: LabelSearchData } = await c
+      .get('nerdgraph')
+      .query<LabelSearchData>(labelSearchDocument, { query, cursor })
+    all.push(...(data.actor.entitySearch?.results.entities ?? []))
+    cursor = data.actor.entitySearch?.results.nextCursor ?? null
+    if (!cursor) break
+  }
+  cache.set(c.get('keyHash'), query, all)
+  return all
+}
+
+export async function listLabels(c: Context<Env>) {
+  const p = c.get('params')
+  const page = pageParam(p)
+  const labels = labelsOf(await taggedApplications(c, false))
+  const slice = labels.slice((page - 1) * searchPageSize, page * searchPageSize)
+  const link = linkHeader(new URL(c.req.url), c.get('origin'), p.entries(), {
+    page,
+    lastPage: lastPage(labels.length),
+  })
+  return { body: { labels: slice.map(toV2Label) }, link }
+}
+
+function invalid(message: string): V2Error {
+  return new V2Error(422, 'Validation failed', { messages: [message] })
+}
+
+/** `{"label": {"category", "name", "links": {"applications": [ids]}}}`, JSON or form fields. */
+function labelParams(p: V2Params) {
+  if (!p.entries().some(([k]) => k.startsWith('label['))) {
+    throw new V2Error(400, 'missing parameter: label') // docs-website issue #7091 shape
+  }
+  const category = p.get('label[category]')?.trim() ?? ''
+  const name = p.get('label[name]')?.trim() ?? ''
+  if (!category) throw invalid("Category can't be blank")
+  if (!name) throw invalid("Name can't be blank")
+  // NerdGraph refuses `:` in a tag key and caps keys at 128, values at 256 characters (the
+  // TaggingMutationErrorType docs); checked first so a write is never half-done.
+  if (category.includes(':') || category.length > 128) throw invalid('Category is invalid')
+  if (name.length > 256) throw invalid('Name is too long')
+  if (isSystemKey(category)) throw invalid(`Category ${category} is reserved by New Relic`)
+  const ids = idList(p, 'label[links][applications]') ?? []
+  if (ids.length === 0) throw invalid('Links must name at least one application')
+  return { category, name, ids }
+}
+
+type Tagging = 'add' | 'delete'
+const undoOf = { add: 'delete', delete: 'add' } as const
+const tagsFor = (m: Tagging, key: string, value: string) =>
+  m === 'add' ? [{ key, values: [value] }] : [{ key, value }]
+
+export const taggingTitles = {
+  undone: 'NerdGraph refused to change the tags of some applications; no application was changed',
+  stuck:
+    'NerdGraph refused to change the tags of some applications, and changing the others back failed',
+} as const
+
+/** One tagging mutation on each GUID: the indexes it refused (payload errors or a null alias). */
+async function tagEach(c: Context<Env>, mutation: Tagging, guids: string[], tags: unknown) {
+  const variables = Object.fromEntries(guids.map((g, i) => [`g${i}`, g]))
+  const { data, errors } = await c
+    .get('nerdgraph')
+    .query<TaggingData>(taggingDocument(mutation, guids.length), { ...variables, tags })
+  c.get('caches').of(taggedApplicationsCache).clear()
+  const refused = guids.flatMap((_, i) => {
+    const result = data?.[`t${i}`]
+    return !result || (result.errors?.length ?? 0) > 0 ? [i] : []
+  })
+  const messages = [
+    ...Object.values(data ?? {}).flatMap((r) => (r?.errors ?? []).map((e) => e.type)),
+    ...errors.map((e) => e.message),
+  ]
+  return { refused, messages }
+}
+
+/**
+ * Adds or deletes `key:value` on every GUID, all or nothing: when NerdGraph refuses some, the
+ * others are changed back with the opposite mutation (once; a write is never retried blindly),
+ * and the answer, 502, says whether that worked.
+ */
+async function tag(
+  c: Context<Env>,
+  mutation: Tagging,
+  guids: string[],
+  key: string,
+  value: string
+) {
+  if (guids.length === 0) return
+  const { refused, messages } = await tagEach(c, mutation, guids, tagsFor(mutation, key, value))
+  if (refused.length === 0) return
+  const applied = guids.filter((_, i) => !refused.includes(i))
+  let undone = applied.length === 0
+  if (!undone) {
+    const undo = undoOf[mutation]
+    undone = await tagEach(c, undo, applied, tagsFor(undo, key, value)).then(
+      (r) => r.refused.length === 0,
+      () => false
+    )
+  }
+  const title = undone ? taggingTitles.undone : taggingTitles.stuck
+  throw new V2Error(502, title, { messages })
+}
+
+const entitiesDocument = (n: number) => {
+  const part = detailsPart(
+    Array.from({ length: n }, (_, i) => String(i)),
+    labelEntitiesSelection
+  )
+  return gql`query LabelEntities(${part.vars.slice(2)}) { actor { ${part.fields} } }`
+}
+
+export async function createLabel(
+  c: Context<Env>
+): Promise<{ status: 201 | 304; body?: Record<string, unknown> }> {
+  const { category, name, ids } = labelParams(c.get('params'))
+  const resolved = []
+  for (const id of ids) resolved.push(await resolveApplication(c, id))
+  const part = detailsPart(
+    resolved.map((r) => r.guid),
+    labelEntitiesSelection
+  )
+  const { data } = await c
+    .get('nerdgraph')
+    .query<{ actor: Record<string, unknown> }>(entitiesDocument(resolved.length), part.variables)
+  const entities = detailsFrom<TaggedEntity>(data.actor)
+  if (entities.length !== new Set(resolved.map((r) => r.guid)).size) {
+    throw new V2Error(404, titles.noApplication)
+  }
+  const has = (e: TaggedEntity) =>
+    (e.tags ?? []).some((t) => t.key === category && t.values.includes(name))
+  const missing = entities.filter((e) => !has(e))
+  if (missing.length === 0) return { status: 304 }
+  await tag(
+    c,
+    'add',
+    missing.map((e) => e.guid),
+    category,
+    name
+  )
+  const label: Label = { category, name, apps: entities }
+  return { status: 201, body: { label: toV2Label(label) } }
+}
+
+export async function deleteLabel(c: Context<Env>) {
+  const key = c.req.param('key') ?? ''
+  const colon = key.indexOf(':')
+  if (colon <= 0 || isSystemKey(key.slice(0, colon))) throw new V2Error(404, noLabel)
+  const label = labelsOf(await taggedApplications(c, true)).find(
+    (l) => l.category === key.slice(0, colon) && l.name === key.slice(colon + 1)
+  )
+  if (!label) throw new V2Error(404, noLabel)
+  await tag(
+    c,
+    'delete',
+    label.apps.map((a) => a.guid),
+    label.category,
+    label.name
+  )
+  return { label: toV2Label(label) }
+}
+
+export const labelDocuments = { entitiesDocument }

@@ -1,0 +1,57 @@
+/**
+ * @module resources/metrics/documents
+ * GraphQL documents of the metric routes (schema: `Account.nrql`). Metric data sends one NRQL per
+ * 2000 metric names (the FACET cap) as aliases `q0`, `q1`… of one document, so a v2 call is always
+ * one request; the one-alias document, by far the usual, is built at module load, others on first
+ * use. Metric names use the shared one-query document (src/upstream/nrql-document.ts).
+ */
+import { gql } from 'graphql-request'
+
+export {
+  nrqlDocument as metricNamesDocument,
+  type NrqlData as MetricNamesData,
+} from '../../upstream/nrql-document'
+
+/** `timeout: 30` stays inside NerdGraph's 5–120 s clamp (schema `Account.nrql`; docs-website PR #17898).
+ * Data aliases `qN` (one per metric family and 2000 names), known-names aliases `kN` (one per 2000
+ * names: which of them the scope has reported, src/resources/metrics/plan.ts); with `members`, alias
+ * `members` lists the application's hosts and instances (src/resources/metrics/cold-scope.ts). */
+function build(aliases: number, known: number, members = false): string {
+  const indexes = (n: number) => Array.from({ length: n }, (_, i) => i)
+  const names = [
+    ...indexes(aliases).map((i) => `q${i}`),
+    ...indexes(known).map((i) => `k${i}`),
+    ...(members ? ['members'] : []),
+  ]
+  const variables = names.map((n) => `$${n}: Nrql!`).join(', ')
+  const fields = names.map((n) => `${n}: nrql(query: $${n}, timeout: 30) { results }`)
+  return gql`
+    query MetricData($accountId: Int!, ${variables}) {
+      actor {
+        account(id: $accountId) {
+          ${fields.join('\n          ')}
+        }
+      }
+    }
+  `
+}
+
+const built = new Map<string, string>([
+  ['1 1', build(1, 1)],
+  ['1 0', build(1, 0)],
+])
+
+/** The metric-data document with `aliases` NRQL data queries, `known` known-names queries, and the
+ * application's members. */
+export function metricDataDocument(aliases: number, known: number, members = false): string {
+  const key = `${aliases} ${known}${members ? ' members' : ''}`
+  let document = built.get(key)
+  if (!document) built.set(key, (document = build(aliases, known, members)))
+  return document
+}
+
+export interface MetricDataData {
+  actor: {
+    account: Record<string, { results: Record<string, unknown>[] | null } | null> | null
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * @module upstream/nerdgraph
+ * The only module that talks to NerdGraph: one POST per attempt through graphql-request, the caller's
+ * key as `API-Key`. Around it: identical reads coalesced and attempts limited per key
+ * (src/upstream/limits.ts), retries by policy within one deadline (src/upstream/retry.ts), faults mapped to v2
+ * statuses (src/upstream/fault.ts), and GraphQL errors beside data judged per operation
+ * (mappings/partial-errors.ts).
+ */
+import { ClientError, GraphQLClient } from 'graphql-request'
+import { partialErrorPolicyFor, type PartialErrorPolicy } from '../../mappings/partial-errors'
+import { tooManyRequests } from '../core/errors'
+import {
+  retryPolicies,
+  systemClock,
+  UpstreamFault,
+  withRetry,
+  type RetryClock,
+  type RetryPolicyName,
+} from './retry'
+import {
+  httpFault,
+  settle,
+  transportFault,
+  type GraphQLErrorLike,
+  type NerdGraphResult,
+} from './fault'
+import { createUpstreamLimits, OverloadError, type UpstreamLimits } from './limits'
+import type { Telemetry } from './telemetry'
+
+export type { GraphQLErrorLike, NerdGraphResult }
+
+export interface QueryOptions {
+  /** Default: `read` for `query` documents, `write` for `mutation` documents. */
+  retry?: RetryPolicyName
+  /** Default: the operation's row in mappings/partial-errors.ts. */
+  partial?: PartialErrorPolicy
+  /** A lookup (v2 ID → account, GUID, host…) rather than the answer itself: explain mode sends it,
+   * and records every other document instead of sending it (src/upstream/explain-client.ts). */
+  lookup?: true
+}
+
+export interface NerdGraphOptions {
+  endpoint: string
+  apiKey: string
+  /** Fingerprint of the key: the partition of limits and coalescing. */
+  partition: string
+  /** Budget of one call: every attempt, queueing and pause included. */
+  timeoutMs: number
+  fetch?: typeof fetch
+  /** Shared by every request of one app instance; a private one otherwise. */
+  limits?: UpstreamLimits
+  clock?: RetryClock
+  /** Called once per upstream request with its duration, for the request log. */
+  onUpstream?: (ms: number) => void
+  /** Counts requests, retries and faults for `/metrics` (src/upstream/telemetry.ts). */
+  telemetry?: Pick<Telemetry, 'upstreamAttempt' | 'upstreamRetry' | 'upstreamFault'>
+}
+
+export interface NerdGraph {
+  query<T>(
+    document: string,
+    variables?: Record<string, unknown>,
+    options?: QueryOptions
+  ): Promise<NerdGraphResult<T>>
+}
+
+/** Name and kind of the first operation in a document. */
+export function operationOf(document: string): { name: string | undefined; isMutation: boolean } {
+  const m = /^(?:\s|#[^\n]*\n)*(query|mutation|subscription)?\s*([A-Za-z_]\w*)?/.exec(document)
+  return { name: m?.[2], isMutation: m?.[1] === 'mutation' }
+}
+
+/** What one caller's client needs; the rest is shared by every caller of an app (`createUpstream`). */
+export type CallerOptions = Pick<
+  NerdGraphOptions,
+  'apiKey' | 'partition' | 'timeoutMs' | 'onUpstream'
+> & {
+  /** Epoch ms when the v2 request's `UPSTREAM_TIMEOUT_MS` runs out (src/app.ts). */
+  deadline?: number
+  /** Called when NerdGraph answered with a GraphQL result (HTTP 2xx): it accepted the key. Only
+   * then may a call grow anything kept per key (the migration report, src/report/record.ts). */
+  onAccepted?: () => void
+}
+
+export interface Upstream {
+  /** A client bound to one caller's key, over the shared connection settings. */
+  forCaller(caller: CallerOptions): NerdGraph
+}
+
+/**
+ * The shared half of the client, built once per app: one `GraphQLClient`, and what each document's
+ * first line says (operation name, query or mutation) read once per document, never by parsing it:
+ * `excludeOperationName` keeps graphql-request from running graphql-js `parse` on every attempt
+ * (graphql-request helpers/analyzeDocument.js), and NerdGraph needs no `operationName` beside a
+ * one-operation document (GraphQL over HTTP: "operationName … optional").
+ */
+export function createUpstream(
+  options: Pick<NerdGraphOptions, 'endpoint' | 'fetch' | 'limits' | 'clock' | 'telemetry'>
+): Upstream {
+  const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+  const limits = options.limits ?? createUpstreamLimits()
+  const clock = options.clock ?? systemClock
+  const telemetry = options.telemetry
+  const client = new GraphQLClient(options.endpoint, {
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      try {
+        return await fetchImpl(input, init)
+      } catch (err) {
+        const signal = init?.signal
+        throw signal?.aborted ? signal.reason : new FetchFailed('fetch failed', { cause: err })
+      }
+    },
+    headers: { 'User-Agent': 'v2bridge' },
+    errorPolicy: 'all',
+    excludeOperationName: true,
+  })
+  const operations = new Map<string, ReturnType<typeof operationOf>>()
+  const operation = (document: string) => {
+    let op = operations.get(document)
+    if (!op) operations.set(document, (op = operationOf(document)))
+    return op
+  }
+
+  return { forCaller }
+
+  function forCaller(caller: CallerOptions): NerdGraph {
+    const requestHeaders = { 'API-Key': caller.apiKey }
+
+    /** One POST within `remainingMs`, holding one of the key's slots while it runs. */
+    async function attempt<T>(body: Body, partial: PartialErrorPolicy, remainingMs: number) {
+      const controller = new AbortController()
+      let sentAt: number | undefined
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => {
+            const fault = transportFault('timeout')
+            controller.abort(fault)
+            reject(fault)
+          },
+          Math.max(0, remainingMs)
+        )
+      })
+      try {
+        // The race holds the deadline even if a fetch ignores its abort signal.
+        const res = await Promise.race([
+          limits.slot(caller.partition, controller.signal, () => {
+            sentAt = clock.now()
+            return client.rawRequest<T>({ ...body, requestHeaders, signal: controller.signal })
+          }),
+          timedOut,
+        ])
+        caller.onAccepted?.()
+        return settle<T>(res.data, (res.errors ?? []) as GraphQLErrorLike[], partial)
+      } catch (err) {
+        // Still waiting for a slot when the budget ran out: not a slow NerdGraph (504) but too
+        // many requests of this key at once, so 429 (v2's "try again later", D-429).
+        const queuedOut =
+          sentAt === undefined && err instanceof UpstreamFault && err.kind === 'timeout'
+        const fault = queuedOut ? new UpstreamFault('final', tooManyRequests(1)) : toFault(err)
+        const kind = fault instanceof UpstreamFault ? fault.kind : 'final'
+        telemetry?.upstreamFault(queuedOut || err instanceof OverloadError ? 'overload' : kind)
+        throw fault
+      } finally {
+        clearTimeout(timer)
+        if (sentAt !== undefined) {
+          caller.onUpstream?.(clock.now() - sentAt)
+          telemetry?.upstreamAttempt((clock.now() - sentAt) / 1000)
+        }
+      }
+    }
+
+    return {
+      async query<T>(
+        document: string,
+        variables: Record<string, unknown> = {},
+        opts: QueryOptions = {}
+      ) {
+        const op = operation(document)
+        const policy = retryPolicies[opts.retry ?? (op.isMutation ? 'write' : 'read')]
+        const partial = opts.partial ?? partialErrorPolicyFor(op.name)
+        const body: Body = { query: document, variables }
+        // The request's budget when the app gives one (every call, retry and wait of a v2 request
+        // shares it), else this call's own.
+        const deadline = caller.deadline ?? clock.now() + caller.timeoutMs
+        const minAttemptMs = Math.min(1000, caller.timeoutMs / 4)
+        let attempts = 0
+        const run = () =>
+          withRetry(
+            (ms) => {
+              if (attempts++ > 0) telemetry?.upstreamRetry()
+              return attempt<T>(body, partial, ms)
+            },
+            policy,
+            {
+              deadline,
+              minAttemptMs,
+              clock,
+            }
+          )
+        if (op.isMutation) return run()
+        const id = `${caller.partition}\u0000${partial}\u0000${JSON.stringify(body)}`
+        let leader = false
+        const result = await limits.coalesce(id, () => {
+          leader = true
+          return run()
+        })
+        if (!leader) caller.onAccepted?.() // the leader's answer was a GraphQL result
+        // Followers get their own copy: a route may reshape what it receives.
+        return leader ? result : structuredClone(result)
+      },
+    }
+  }
+}
+
+/** Creates a client bound to one caller's key (a one-caller `createUpstream`). */
+export function createNerdGraph(options: NerdGraphOptions): NerdGraph {
+  return createUpstream(options).forCaller(options)
+}
+
+interface Body {
+  query: string
+  variables: Record<string, unknown>
+}
+
+class FetchFailed extends Error {
+  override name = 'FetchFailed'
+}
+
+function toFault(err: unknown): unknown {
+  if (err instanceof UpstreamFault) return err
+  if (err instanceof OverloadError) return new UpstreamFault('final', tooManyRequests(1))
+  if (err instanceof ClientError) {
+    const errors = (err.response.errors ?? []) as GraphQLErrorLike[]
+    return httpFault(err.response.status, errors, err.response.headers.get('retry-after'))
+  }
+  if (err instanceof FetchFailed) return transportFault('network')
+  // graphql-request throws while parsing a 2xx body that is not a GraphQL JSON result.
+  return transportFault('badBody')
+}
