@@ -19,7 +19,7 @@ import { formatOf, pathWithoutFormat, type Format } from './http/render'
 import { headContentLength, render } from './http/respond'
 import type { OperationRow } from '../mappings/operations'
 import { forward } from './http/forward'
-import { operationRouter, untranslatedAnswer } from './http/operations'
+import { operationRouter, untranslatedAnswer, type OperationRouter } from './http/operations'
 import { httpsOnly, type TrustPeer } from './http/https'
 import { urlOf } from './http/request-url'
 import { healthRoutes } from './http/health'
@@ -343,7 +343,24 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     return render(format, { error: { title: titles.serverError } }, 500)
   })
 
-  return withExplainPrefix(app)
+  return withExplainPrefix(withPostReads(app, operationOf))
+}
+
+/**
+ * A POST on a served read path that has no create reads as the GET it stands for (issue 23, item 2:
+ * hubot-newrelic2 sends every call as POST with a form body): it goes on as a GET whose body is read
+ * as a GET body is (`getBody`, src/http/params.ts). Rows marked `postReads` route POST themselves.
+ */
+function withPostReads<A extends Hono<Env>>(app: A, operationOf: OperationRouter): A {
+  const fetch = app.fetch
+  app.fetch = (req, env, ctx) => {
+    if (req.method !== 'POST' || !req.url.includes('/v2/')) return fetch(req, env, ctx)
+    const { row } = operationOf('POST', pathWithoutFormat(urlOf(req).pathname))
+    if (!row || row.method !== 'GET' || row.postReads) return fetch(req, env, ctx)
+    const read = new Request(req.url, { method: 'GET', headers: req.headers, signal: req.signal })
+    return fetch(read, { ...(env as Bindings), getBody: () => req.body }, ctx)
+  }
+  return app
 }
 
 /** Parameters carried in the body (src/http/params.ts): form or JSON, also on GET via the Node entry,

@@ -43,6 +43,9 @@ export const titles = {
   methodNotAllowed: 'Method not allowed', // [INFERRED] RFC 9110 §15.5.6 reason phrase
   bodyTooLarge: 'Request body too large', // [INFERRED] RFC 9110 §15.5.14
   clientClosed: 'Client closed the request', // logged only: nginx's 499, nobody reads the answer
+  /** A write whose answer was lost after it was sent: it may have happened (issue 22, item 7). */
+  writeUnconfirmed:
+    'NerdGraph did not confirm the change, which may have been applied: check before retrying',
 } as const
 
 /** A 429 with both v2 header families and `Retry-After` (D-429; mappings/rate-limit-headers.ts). */

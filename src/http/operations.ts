@@ -25,10 +25,15 @@ export type OperationRouter = (method: string, path: string) => Matched
 /** Builds the matcher once; `rows` is a parameter so tests can pass a small table. */
 export function operationRouter(rows: readonly OperationRow[] = operations): OperationRouter {
   const router = new TrieRouter<[string, OperationRow]>()
+  const creates = new Set(rows.filter((r) => r.method === 'POST').map((r) => r.path))
   for (const row of rows) {
     router.add('ALL', routePattern(row.path), [row.method, row])
-    if ('postReads' in row && row.postReads)
-      router.add('ALL', routePattern(row.path), ['POST', row])
+    // POST reads as GET where the row says so, and on every served read path that has no create:
+    // hubot-newrelic2 sends every call as POST with a form body (issue 23, item 2).
+    const postRead =
+      ('postReads' in row && row.postReads) ||
+      (row.method === 'GET' && row.answer === 'served' && !creates.has(row.path))
+    if (postRead) router.add('ALL', routePattern(row.path), ['POST', row])
   }
   return (method, path) => {
     const hits = router.match('ALL', path)[0].map(([[m, row]]) => [m, row] as const)

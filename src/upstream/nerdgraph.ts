@@ -8,12 +8,13 @@
  */
 import { ClientError, GraphQLClient } from 'graphql-request'
 import { partialErrorPolicyFor, type PartialErrorPolicy } from '../../mappings/partial-errors'
-import { tooManyRequests } from '../core/errors'
+import { titles, tooManyRequests, V2Error } from '../core/errors'
 import {
   retryPolicies,
   systemClock,
   UpstreamFault,
   withRetry,
+  type FaultKind,
   type RetryClock,
   type RetryPolicyName,
 } from './retry'
@@ -37,6 +38,9 @@ export interface QueryOptions {
   /** A lookup (v2 ID → account, GUID, host…) rather than the answer itself: explain mode sends it,
    * and records every other document instead of sending it (src/upstream/explain-client.ts). */
   lookup?: true
+  /** A budget of this call's own, in ms, instead of what is left of the request's: a read-back
+   * after a write whose answer was lost (src/resources/deployments/create.ts). */
+  ownBudgetMs?: number
 }
 
 export interface NerdGraphOptions {
@@ -125,6 +129,8 @@ export function createUpstream(
 
   function forCaller(caller: CallerOptions): NerdGraph {
     const requestHeaders = { 'API-Key': caller.apiKey }
+    /** The kind of each call's last failed attempt (by its body, one object per call). */
+    const lastKind = new WeakMap<Body, FaultKind>()
 
     /** One POST within `remainingMs`, holding one of the key's slots while it runs. */
     async function attempt<T>(body: Body, partial: PartialErrorPolicy, remainingMs: number) {
@@ -159,6 +165,7 @@ export function createUpstream(
           sentAt === undefined && err instanceof UpstreamFault && err.kind === 'timeout'
         const fault = queuedOut ? new UpstreamFault('final', tooManyRequests(1)) : toFault(err)
         const kind = fault instanceof UpstreamFault ? fault.kind : 'final'
+        lastKind.set(body, kind)
         telemetry?.upstreamFault(queuedOut || err instanceof OverloadError ? 'overload' : kind)
         throw fault
       } finally {
@@ -182,7 +189,9 @@ export function createUpstream(
         const body: Body = { query: document, variables }
         // The request's budget when the app gives one (every call, retry and wait of a v2 request
         // shares it), else this call's own.
-        const deadline = caller.deadline ?? clock.now() + caller.timeoutMs
+        const deadline = opts.ownBudgetMs
+          ? clock.now() + opts.ownBudgetMs
+          : (caller.deadline ?? clock.now() + caller.timeoutMs)
         const minAttemptMs = Math.min(1000, caller.timeoutMs / 4)
         let attempts = 0
         const run = () =>
@@ -198,7 +207,8 @@ export function createUpstream(
               clock,
             }
           )
-        if (op.isMutation) return run()
+        if (op.isMutation)
+          return run().catch((err: unknown) => Promise.reject(unconfirmed(err, lastKind.get(body))))
         const id = `${caller.partition}\u0000${partial}\u0000${JSON.stringify(body)}`
         let leader = false
         const result = await limits.coalesce(id, () => {
@@ -226,6 +236,18 @@ interface Body {
 class FetchFailed extends Error {
   override name = 'FetchFailed'
 }
+
+/** A write that failed with a 5xx after it was sent (a lost or garbled answer, a timeout, NerdGraph
+ * failing mid-way) may have happened: it is never answered with a read's title, so no client
+ * retries it blindly. A 429 was refused before running (src/upstream/retry.ts). */
+function unconfirmed(err: unknown, kind: FaultKind | undefined): unknown {
+  if (!(err instanceof V2Error) || err.status < 500 || !kind || !mayHaveRun.has(kind)) return err
+  return new V2Error(err.status, titles.writeUnconfirmed, { cause: err })
+}
+
+/** Faults after which a sent mutation may have run: no answer, a lost or garbled one, or NerdGraph
+ * failing while it ran. A rejected document ('final') or a 429 did not run. */
+const mayHaveRun = new Set<FaultKind>(['timeout', 'network', 'http5xx', 'badBody', 'transient'])
 
 function toFault(err: unknown): unknown {
   if (err instanceof UpstreamFault) return err

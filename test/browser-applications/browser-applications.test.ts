@@ -124,10 +124,15 @@ describe('POST /v2/browser_applications', () => {
     expect(h.dataset.resources.state.createdBrowser).toHaveLength(1)
   })
 
-  it('reads the list on a POST without a create body, and answers 422 for a blank name, creating nothing', async () => {
+  it('answers 400 for a POST without a create body and 422 for a blank name, creating nothing', async () => {
     const h = harness()
     const missing = await post(h, { name: 'x' }, { 'X-Account-Id': '1000002' })
-    expect(missing.status).toBe(200) // a POST without a create body reads the list
+    // A POST here is a create, never a list read (issue 23, item 1; explorer: browser_application
+    // is required).
+    expect(missing.status).toBe(400)
+    expect(await missing.json()).toEqual({
+      error: { title: 'missing parameter: browser_application' },
+    })
     const blank = await post(
       h,
       { browser_application: { name: ' ' } },

@@ -1,8 +1,8 @@
 /**
  * @module resources/alerts/channel-create
  * `POST /v2/alerts_channels` through `alertsNotificationChannelCreate`, then
- * `alertsNotificationChannelsAddToPolicy` for each of the optional `policy_ids`; if one is refused,
- * the channel is deleted again so the write is never half-done.
+ * `alertsNotificationChannelsAddToPolicy` for each of the optional `policy_ids`; if one is refused or
+ * fails in any way, the channel is deleted again so the write is never half-done.
  */
 import type { Context } from 'hono'
 import { channelCreateInputs } from '../../../mappings/alerts'
@@ -52,14 +52,58 @@ export async function createChannel(c: Context<Env>) {
   if (!created) throw new V2Error(422, validationTitle)
   const linked: number[] = []
   for (const policyId of policyIds) {
-    const ok = await changePolicy(c, 'add', accountId, policyId, [created.id])
-    if (!ok) {
-      await c.get('nerdgraph').query(deleteChannelDocument, { accountId, id: created.id })
-      throw new V2Error(422, validationTitle, { messages: [`policy ${policyId} was not found`] })
+    let failure: unknown
+    try {
+      if (await changePolicy(c, 'add', accountId, policyId, [created.id])) {
+        linked.push(Number(policyId))
+        continue
+      }
+      failure = new V2Error(422, validationTitle, {
+        messages: [`policy ${policyId} was not found`],
+      })
+    } catch (err) {
+      failure = err
     }
-    linked.push(Number(policyId))
+    throw await undoCreate(c, accountId, created.id, policyId, failure)
   }
   return { channels: [toV2Channel(created, linked)], links: channelLinks }
+}
+
+export const channelCreateTitles = {
+  undone: (policyId: string) =>
+    `The channel was not created: linking it to policy ${policyId} failed`,
+  left: (channelId: string, policyId: string) =>
+    `Channel ${channelId} was created, but linking it to policy ${policyId} failed and removing the channel failed too: delete it before retrying`,
+} as const
+
+/**
+ * Deletes a channel whose linking failed, so a create is all or nothing (issue 22, item 6), and
+ * answers the error to throw: the link's own refusal (422) when the undo worked; its fault under a
+ * title that says nothing was created, never a bare 429 a client would retry into a duplicate;
+ * and a 502 naming the channel when it could not be removed.
+ */
+async function undoCreate(
+  c: Context<Env>,
+  accountId: number,
+  channelId: string,
+  policyId: string,
+  failure: unknown
+): Promise<unknown> {
+  try {
+    // Deleting twice cannot hurt: a read's retries are safe here, a lost answer is tried again.
+    await c
+      .get('nerdgraph')
+      .query(
+        deleteChannelDocument,
+        { accountId, id: channelId },
+        { retry: 'read', ownBudgetMs: 10_000 }
+      )
+  } catch {
+    return new V2Error(502, channelCreateTitles.left(channelId, policyId), { cause: failure })
+  }
+  if (failure instanceof V2Error && failure.status === 422) return failure
+  const status = failure instanceof V2Error && failure.status >= 500 ? failure.status : 502
+  return new V2Error(status, channelCreateTitles.undone(policyId), { cause: failure })
 }
 
 /** `channel[configuration][headers][X-Name]=v` pairs as an object, or undefined. */

@@ -14,14 +14,8 @@ browserApplications.get('/browser_applications', async (c) => {
   return respond(c, body, link ? { Link: link } : {})
 })
 
-/** A create carries `browser_application` (D-browser); without it a POST reads the list
- * (src/http/params.ts). */
-browserApplications.post('/browser_applications', async (c) => {
-  const creates = c
-    .get('params')
-    .entries()
-    .some(([k]) => k.startsWith('browser_application['))
-  if (creates) return respond(c, await createBrowserApplication(c), {}, 201)
-  const { body, link } = await listBrowserApplications(c)
-  return respond(c, body, link ? { Link: link } : {})
-})
+/** A POST here is always a create (D-browser): without a readable `browser_application` wrapper it
+ * is 400 `missing parameter: browser_application` (src/http/create-params.ts), never a list read. */
+browserApplications.post('/browser_applications', async (c) =>
+  respond(c, await createBrowserApplication(c), {}, 201)
+)

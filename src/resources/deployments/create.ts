@@ -10,7 +10,13 @@ import { V2Error, titles } from '../../core/errors'
 import type { GraphQLErrorLike } from '../../upstream/nerdgraph'
 import { pathId, resolveApplication, type ResolvedApplication } from '../../entities/resolve'
 import { errorClassOf, graphqlFault } from '../../upstream/fault'
-import { createDeploymentDocument, type CreateDeploymentData, type NgDeployment } from './documents'
+import {
+  createDeploymentDocument,
+  listDeploymentsDocument,
+  type CreateDeploymentData,
+  type ListDeploymentsData,
+  type NgDeployment,
+} from './documents'
 import { deploymentInput, deploymentTitles, parseDeployment, type V2Deployment } from './plan'
 import { deploymentBody, deploymentIds, toV2Deployment } from './reshape'
 
@@ -20,14 +26,57 @@ export async function recordDeployment(
   app: ResolvedApplication,
   deployment: V2Deployment
 ): Promise<{ created: NgDeployment; id: number }> {
-  const { data, errors } = await c
-    .get('nerdgraph')
-    .query<CreateDeploymentData>(createDeploymentDocument, {
+  const sentAt = Date.now()
+  let result
+  try {
+    result = await c.get('nerdgraph').query<CreateDeploymentData>(createDeploymentDocument, {
       deployment: deploymentInput(app.guid, deployment),
     })
+  } catch (err) {
+    // The answer was lost after the mutation was sent: a CI step would retry and record the
+    // deployment twice, so look for it first and answer it when it landed.
+    if (!(err instanceof V2Error) || err.title !== titles.writeUnconfirmed) throw err
+    const found = await landed(c, app, deployment, sentAt).catch(() => undefined)
+    if (!found) throw err
+    return { created: found, id: deploymentIds(app.appId, [found])(found) }
+  }
+  const { data, errors } = result
   const created = data.changeTrackingCreateDeployment
   if (!created) throw refusal(errors)
   return { created, id: deploymentIds(app.appId, [created])(created) }
+}
+
+/** How long the read-back after a lost answer may take: its own budget, as the request's may be
+ * spent by then. */
+const readBackMs = 10_000
+
+/** The deployment as NerdGraph recorded it, if a deployment of this revision and these fields was
+ * recorded since `sentAt` (or at the timestamp given). */
+async function landed(
+  c: Context<Env>,
+  app: ResolvedApplication,
+  d: V2Deployment,
+  sentAt: number
+): Promise<NgDeployment | undefined> {
+  const startTime = (d.timestamp ?? sentAt) - 60_000
+  const endTime = (d.timestamp ?? Date.now()) + 60_000
+  const { data } = await c
+    .get('nerdgraph')
+    .query<ListDeploymentsData>(
+      listDeploymentsDocument,
+      { guid: app.guid, filter: { limit: 100, timeWindow: { startTime, endTime } } },
+      { ownBudgetMs: readBackMs }
+    )
+  const same = (a: string | null | undefined, b: string | null) => (a ?? null) === b
+  return (data.actor.entity?.deploymentSearch?.results ?? []).find(
+    (found): found is NgDeployment =>
+      found !== null &&
+      found.version === d.revision &&
+      same(found.changelog, d.changelog) &&
+      same(found.description, d.description) &&
+      (d.user === null || found.user === d.user) &&
+      (d.timestamp === undefined || found.timestamp === d.timestamp)
+  )
 }
 
 /** A refused mutation: an entity NerdGraph does not know (or the key may not see) is v2's 404;

@@ -22,14 +22,11 @@ async function list(c: Context<Env>) {
 
 mobileApplications.get('/mobile_applications', list)
 
-/** A create carries `mobile_application` or `application`; without either a POST reads the list. */
-mobileApplications.post('/mobile_applications', async (c) => {
-  const creates = c
-    .get('params')
-    .entries()
-    .some(([k]) => k.startsWith('mobile_application[') || k.startsWith('application['))
-  return creates ? respond(c, await createMobileApplication(c), {}, 201) : list(c)
-})
+/** A POST here is always a create: without a readable `mobile_application` (or `application`)
+ * wrapper it is 400 `missing parameter: mobile_application`, never a list read. */
+mobileApplications.post('/mobile_applications', async (c) =>
+  respond(c, await createMobileApplication(c), {}, 201)
+)
 
 mobileApplications.get('/mobile_applications/:id', async (c) =>
   respond(c, await showMobileApplication(c))
