@@ -10,10 +10,11 @@ import { CacheRegistry } from './core/cache'
 import { parseConfig, type Config } from './core/config'
 import type { Bindings, Env } from './http/env'
 import { V2Error, titles } from './core/errors'
-import { keyFingerprint, type Fingerprint } from './core/identity'
+import { keyFingerprint, VerifiedKeys, type Fingerprint } from './core/identity'
 import { createUpstream, type Upstream } from './upstream/nerdgraph'
 import { pinnedAccount } from './entities/resolve'
-import { bodyLimitOf, ClientAbort, readCapped } from './http/body'
+import { bodyLimitOf, bodyLimits, checkEncoding, ClientAbort, readCapped } from './http/body'
+import { checkKey } from './upstream/key-check'
 import { V2Params, paramsFromBody } from './http/params'
 import { formatOf, pathWithoutFormat, type Format } from './http/render'
 import { headContentLength, render } from './http/respond'
@@ -191,8 +192,9 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.use('/v2/*', cors(operationOf))
 
   const reportStore = reportStores(options.report)
-  app.use('/v2/*', recordCalls(reportStore))
-  app.use('/deployments', recordCalls(reportStore))
+  const verifiedKeys = new VerifiedKeys()
+  app.use('/v2/*', recordCalls(reportStore, verifiedKeys))
+  app.use('/deployments', recordCalls(reportStore, verifiedKeys))
   app.route('/v2bridge', reportRoutes(reportStore, fingerprint, fieldTable))
 
   app.use('/v2/*', async (c, next) => {
@@ -215,7 +217,10 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     if (row.answer === 'forwarded' && config.v2Forwarding && !explaining) {
       const res = await forwardCall(c, config)
       // v2 itself accepted the key unless it refused it or failed.
-      if (res.status < 500 && res.status !== 401 && res.status !== 403) c.set('keyVerified', true)
+      if (res.status < 500 && res.status !== 401 && res.status !== 403) {
+        c.set('keyVerified', true)
+        verifiedKeys.add(c.get('keyHash'))
+      }
       return res
     }
     const untranslated = untranslatedAnswer(row, config.v2Forwarding)
@@ -276,10 +281,8 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
 
   /** Parameters (query and body, up to `limit` bytes) and the caller's NerdGraph client. */
   async function connect(c: Context<Env>, apiKey: string, limit: number) {
-    const params = new V2Params(urlOf(c.req.raw).searchParams)
-    for (const pair of await bodyParams(c.req.raw, c.env, limit)) params.add(...pair)
-    c.set('params', params)
     const { config, stats } = { config: c.get('config'), stats: c.get('stats') }
+    const keyHash = c.get('keyHash')
     c.set(
       'nerdgraph',
       upstreamFor(config).forCaller({
@@ -292,9 +295,22 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
           stats.upstreamRequests += 1
           stats.upstreamMs += ms
         },
-        onAccepted: () => c.set('keyVerified', true),
+        onAccepted: () => {
+          c.set('keyVerified', true)
+          verifiedKeys.add(keyHash)
+        },
       })
     )
+    if (c.get('keyVerified')) verifiedKeys.add(keyHash)
+    // A body larger than a read's is read only for a key NerdGraph accepted, now or lately: a
+    // made-up key costs one key check, never the reading of a large body (issue 22, item 8).
+    if (largeBody(c.req.raw) && !verifiedKeys.has(keyHash)) {
+      await checkKey(c.get('nerdgraph'), { lookup: true })
+      verifiedKeys.add(keyHash)
+    }
+    const params = new V2Params(urlOf(c.req.raw).searchParams)
+    for (const pair of await bodyParams(c.req.raw, c.env, limit)) params.add(...pair)
+    c.set('params', params)
   }
 
   const explainOptions = { trustKey: options.explainTrustsKey === true }
@@ -365,12 +381,21 @@ function withPostReads<A extends Hono<Env>>(app: A, operationOf: OperationRouter
 
 /** Parameters carried in the body (src/http/params.ts): form or JSON, also on GET via the Node entry,
  * whose `getBody` hands over the socket's body (fetch's Request cannot carry one on GET). */
+/** A body that may be larger than a read's: declared so, or sent without a length (chunked). */
+function largeBody(req: Request): boolean {
+  if (req.method === 'GET' || req.method === 'HEAD') return false
+  const length = req.headers.get('content-length')
+  if (length !== null) return Number(length) > bodyLimits.read
+  return req.headers.has('transfer-encoding')
+}
+
 async function bodyParams(
   req: Request,
   env: Bindings | undefined,
   limit: number
 ): Promise<[string, string][]> {
   const stream = req.method === 'GET' || req.method === 'HEAD' ? env?.getBody?.() : req.body
+  if (stream) checkEncoding(req.headers)
   const text = await readCapped(stream, limit, req.headers.get('content-length'))
   return paramsFromBody(text, req.headers.get('content-type') ?? undefined)
 }

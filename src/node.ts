@@ -5,6 +5,7 @@
 import { getRequestListener, RequestError, serve } from '@hono/node-server'
 import type { Http2Bindings, HttpBindings } from '@hono/node-server'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { pathToFileURL } from 'node:url'
 import type { TLSSocket } from 'node:tls'
 import { createApp, type AppOptions } from './app'
 import { ConfigError, type Config } from './core/config'
@@ -157,7 +158,12 @@ export function reportOption(file: string | undefined): Pick<AppOptions, 'report
   return file ? { report: fileStore(file) } : {}
 }
 
-const isMain = import.meta.url === `file://${process.argv[1]}`
+// Started as the server (`node dist/node.js`, `tsx src/node.ts`), not when bundled into another
+// entry that is run itself (`node dist/cli.js doctor` never starts a server: issue 22, item 13).
+const isMain =
+  process.argv[1] !== undefined &&
+  import.meta.url === pathToFileURL(process.argv[1]).href &&
+  /\/node\.[jt]s$/.test(import.meta.url)
 if (isMain) {
   try {
     const config = parseNodeConfig(process.env)

@@ -43,3 +43,23 @@ export async function keyFingerprint(apiKey: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(apiKey))
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
 }
+
+/**
+ * Fingerprints of keys NerdGraph (or v2, or the key map) accepted, the most recently proven kept:
+ * what may grow per key (the migration report) and what may send a large body before its key is
+ * checked again. Fed by accepted keys only, so a made-up key never takes a place.
+ */
+export class VerifiedKeys {
+  private readonly keys = new Set<string>()
+  constructor(private readonly max = 10_000) {}
+
+  has(keyHash: string): boolean {
+    return this.keys.has(keyHash)
+  }
+
+  add(keyHash: string): void {
+    this.keys.delete(keyHash)
+    this.keys.add(keyHash)
+    if (this.keys.size > this.max) this.keys.delete(this.keys.values().next().value!)
+  }
+}

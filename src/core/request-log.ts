@@ -5,6 +5,7 @@
  * its query string (filter values, names and dates could carry anything); the key is never logged,
  * and is scrubbed from any error text. The line's format lives here only.
  */
+import { legacyKeyPatterns } from '../../mappings/legacy-keys'
 
 export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const
 export type LogLevel = (typeof logLevels)[number]
@@ -54,8 +55,13 @@ export function passes(threshold: LogLevel, level: RequestLogLine['level']): boo
 /** A request id a caller may choose: a short token that cannot break a log line or a header. */
 const safeRequestId = /^[A-Za-z0-9._:+/=-]{1,128}$/
 
+/** An id that could be a key (a user key `NRAK-…`, or a legacy key's shape) is never echoed: a
+ * client that put its key there by mistake must not see it in answers and logs (issue 22, item 13). */
+const keyLike = (id: string) =>
+  /^NRAK-/i.test(id) || Object.values(legacyKeyPatterns).some((pattern) => pattern.test(id))
+
 export function requestIdFrom(header: string | undefined): string {
-  return header && safeRequestId.test(header) ? header : crypto.randomUUID()
+  return header && safeRequestId.test(header) && !keyLike(header) ? header : crypto.randomUUID()
 }
 
 /** The default sink of the Node and Worker entries: JSON lines on stdout. */

@@ -8,9 +8,9 @@ import { gql } from 'graphql-request'
 import type { Context } from 'hono'
 import type { Env } from '../http/env'
 import { V2Error, titles } from '../core/errors'
-import { apmApplicationGuid } from '../core/identity'
+import { apmApplicationGuid, decodeGuid } from '../core/identity'
 import type { NerdGraphResult, QueryOptions } from '../upstream/nerdgraph'
-import { quote } from '../core/nrql'
+import { quote, quoteList } from '../core/nrql'
 import { errorClassStatus } from '../../mappings/upstream-errors'
 import { defineCache } from '../core/cache'
 
@@ -129,6 +129,65 @@ export async function resolveApplication(
   const result = { appId, accountId: hit.accountId, guid: hit.guid }
   resolved.set(keyHash, cacheKey, result)
   return result
+}
+
+/** IDs one search resolves: a search page holds 200 entities (src/entities/search-pages.ts). */
+const idsPerSearch = 200
+
+const findEntitiesDocument = gql`
+  query FindEntities($query: String!) {
+    actor {
+      entitySearch(query: $query) {
+        results {
+          entities {
+            guid
+            accountId
+          }
+        }
+      }
+    }
+  }
+`
+
+/**
+ * The applications behind several v2 IDs, in their order, with one search per 200 IDs not yet
+ * known (`domainId IN (…)`), not one per ID: a write naming hundreds of applications costs a few
+ * requests (issue 22, item 12). An ID no application has is 404, as for one.
+ */
+export async function resolveApplications(
+  c: Context<Env>,
+  appIds: readonly number[]
+): Promise<ResolvedApplication[]> {
+  const accountId = pinnedAccount(c)
+  if (accountId !== undefined)
+    return appIds.map((appId) => ({ appId, accountId, guid: apmApplicationGuid(accountId, appId) }))
+  const cache = c.get('caches').of(applicationsCache)
+  const keyHash = c.get('keyHash')
+  const known = new Map<number, ResolvedApplication>()
+  for (const appId of appIds) {
+    const hit = cache.get(keyHash, String(appId))
+    if (hit) known.set(appId, hit)
+  }
+  const missing = [...new Set(appIds.filter((id) => !known.has(id)))]
+  for (let i = 0; i < missing.length; i += idsPerSearch) {
+    const chunk = missing.slice(i, i + idsPerSearch)
+    const query = `domainId IN ${quoteList(chunk)} AND domain = 'APM' AND type = 'APPLICATION'`
+    const { data } = await c
+      .get('nerdgraph')
+      .query<FindEntityData>(findEntitiesDocument, { query }, { lookup: true })
+    for (const e of data.actor.entitySearch?.results.entities ?? []) {
+      const appId = Number(decodeGuid(e.guid)?.domainId)
+      if (!chunk.includes(appId)) continue
+      const resolved = { appId, accountId: e.accountId, guid: e.guid }
+      cache.set(keyHash, String(appId), resolved)
+      known.set(appId, resolved)
+    }
+  }
+  return appIds.map((appId) => {
+    const resolved = known.get(appId)
+    if (!resolved) throw new V2Error(404, titles.noApplication)
+    return resolved
+  })
 }
 
 /**

@@ -34,6 +34,14 @@ export class ClientAbort extends Error {
   override name = 'ClientAbort'
 }
 
+/** A body v2bridge can read is sent as it is: `Content-Encoding` other than `identity` is 415
+ * (RFC 9110 §15.5.16), never read as text. */
+export function checkEncoding(headers: Headers): void {
+  const encoding = headers.get('content-encoding')?.trim().toLowerCase()
+  if (encoding && encoding !== 'identity')
+    throw new V2Error(415, 'Unsupported Content-Encoding: send the body without compression')
+}
+
 /** Reads `stream` as UTF-8 text of at most `limit` bytes; 413 once more arrives. */
 export async function readCapped(
   stream: ReadableStream<Uint8Array> | null | undefined,

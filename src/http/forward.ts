@@ -10,7 +10,7 @@
  */
 import { rateLimitHeaderTable } from '../../mappings/rate-limit-headers'
 import { forwardStatus } from '../../mappings/upstream-errors'
-import { bodyLimits, readCapped } from './body'
+import { bodyLimits, checkEncoding, readCapped } from './body'
 import { V2Error, tooManyRequests } from '../core/errors'
 import { paramsFromBody } from './params'
 import {
@@ -64,6 +64,8 @@ export function allowlisted(headers: Headers, allowed: readonly string[]): Heade
   return out
 }
 
+const maxForwardUrl = 8 * 1024
+
 /** The v2 URL a request goes to: `V2_URL` + the path after `/v2` + the query, as sent. */
 export function forwardUrl(base: string, url: URL): string {
   return `${base.replace(/\/+$/, '')}${url.pathname.replace(/^\/v2(?=\/)/, '')}${url.search}`
@@ -81,6 +83,7 @@ export async function forward(
   const url = new URL(req.url)
   const headers = allowlisted(req.headers, forwardedHeaders.request)
   let body: string | undefined
+  checkEncoding(req.headers)
   if (req.method === 'GET' || req.method === 'HEAD') {
     const text = await readCapped(getBody?.(), bodyLimits.read, req.headers.get('content-length'))
     for (const [k, v] of paramsFromBody(text, req.headers.get('content-type') ?? undefined))
@@ -90,6 +93,9 @@ export async function forward(
     body = await readCapped(req.body, bodyLimits.forwarded, req.headers.get('content-length'))
   }
   const target = forwardUrl(options.base, url)
+  // A GET body's parameters join the query: past 8 KiB (the request line most servers and proxies
+  // take, as for `Link`, src/http/link-header.ts) v2 would refuse it, so v2bridge answers first.
+  if (target.length > maxForwardUrl) throw new V2Error(414, 'URI Too Long')
   const clock = options.clock ?? systemClock
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   const policy = retryPolicies[req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write']

@@ -9,7 +9,8 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { clientFamily } from '../../mappings/client-families'
 import type { Env } from '../http/env'
 import { explainHeader } from '../explain'
-import { bounds, entryKey, shapeOf, type CallEvent } from './entries'
+import type { VerifiedKeys } from '../core/identity'
+import { entryKey, shapeOf, type CallEvent } from './entries'
 import type { ReportStore } from './store'
 
 export type StoreOf = (c: Context<Env>) => ReportStore
@@ -17,7 +18,9 @@ export type StoreOf = (c: Context<Env>) => ReportStore
 /** Past this many, the memo of sampled entries and client families starts over. */
 const memoLimit = 10_000
 
-export function recordCalls(storeOf: StoreOf): MiddlewareHandler<Env> {
+/** `verified`: keys proven by an earlier call, so their calls that reach no upstream (a retired
+ * row) count too (src/core/identity.ts). */
+export function recordCalls(storeOf: StoreOf, verified: VerifiedKeys): MiddlewareHandler<Env> {
   // The report keeps one sample of documents per entry: shaped once per entry and app, not per call.
   const sampled = new Set<string>()
   const families = new Map<string, string>()
@@ -30,14 +33,6 @@ export function recordCalls(storeOf: StoreOf): MiddlewareHandler<Env> {
     }
     return family
   }
-  // Keys proven by an earlier call, so their calls that reach no upstream (a retired row) count
-  // too; fed by verified keys only, least recently proven first out.
-  const verified = new Set<string>()
-  const remember = (keyHash: string) => {
-    verified.delete(keyHash)
-    verified.add(keyHash)
-    if (verified.size > bounds.keys) verified.delete(verified.values().next().value!)
-  }
   return async (c, next) => {
     await next()
     const keyHash = c.get('keyHash')
@@ -45,8 +40,7 @@ export function recordCalls(storeOf: StoreOf): MiddlewareHandler<Env> {
     // Only a key NerdGraph (or v2, or the key map) accepted, in this call or an earlier one, may
     // grow the report: a made-up key string costs nothing kept.
     if (!keyHash || !row || c.req.header(explainHeader) === '1') return
-    if (c.get('keyVerified')) remember(keyHash)
-    else if (!verified.has(keyHash)) return
+    if (!c.get('keyVerified') && !verified.has(keyHash)) return
     const params = c.get('params')
     const names = new Set<string>()
     // `names[0]`, `names[1]`… are one parameter, `names[]`.

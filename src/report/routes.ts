@@ -33,6 +33,12 @@ export function reportRoutes(
     const body = reportBody(keyHash, await storeOf(c).read(keyHash), await fieldTable(c))
     c.header('Cache-Control', 'no-store')
     if (json) return c.json(body)
+    // The page runs no script and is never framed (issue 22, item 13).
+    c.header(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+    )
+    c.header('X-Content-Type-Options', 'nosniff')
     // The public origin (src/http/origin.ts): PUBLIC_URL or the trusted arrival, never a forged header.
     return c.html(reportHtml(body, c.get('origin')))
   })

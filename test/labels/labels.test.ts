@@ -216,3 +216,45 @@ describe('DELETE /v2/labels/{key}', () => {
       expect(tagsOf(h, id)).toContainEqual({ key: 'Team', values: ['Payments'] })
   })
 })
+
+describe('labels: the work of one request is bounded (issue 22, item 12)', () => {
+  it('labels every application of the key in a few requests, not one per application', async () => {
+    const h = harness()
+    const ids = h.dataset.applications().map((a) => a.id)
+    expect(ids.length).toBeGreaterThan(400)
+    const before = h.sim.stats().graphqlRequests
+    const res = await h.get('/v2/labels.json', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        label: { category: 'Fleet', name: 'all', links: { applications: ids.slice(0, 1000) } },
+      }),
+    })
+    expect(res.status).toBe(201)
+    // ceil(n / 200) searches, one entities read, one tagging document.
+    expect(h.sim.stats().graphqlRequests - before).toBeLessThanOrEqual(
+      Math.ceil(ids.length / 200) + 2
+    )
+  })
+
+  it('refuses a label naming more applications than a write may carry', async () => {
+    const h = harness()
+    const ids = Array.from({ length: 1001 }, (_, i) => i + 1)
+    const res = await h.get('/v2/labels.json', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        label: { category: 'Fleet', name: 'x', links: { applications: ids } },
+      }),
+    })
+    expect(res.status).toBe(422)
+    expect(h.sim.stats().graphqlRequests).toBe(0)
+  })
+
+  it('deletes an absent label after one search of the applications carrying it', async () => {
+    const h = harness()
+    const before = h.sim.stats().graphqlRequests
+    expect((await h.get('/v2/labels/Nope:nothing.json', { method: 'DELETE' })).status).toBe(404)
+    expect(h.sim.stats().graphqlRequests - before).toBe(1)
+  })
+})

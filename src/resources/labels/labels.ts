@@ -12,9 +12,10 @@ import type { Env } from '../../http/env'
 import { V2Error, titles } from '../../core/errors'
 import { linkHeader } from '../../http/link-header'
 import { idList, pageParam, type V2Params } from '../../http/params'
-import { pinnedAccount, resolveApplication } from '../../entities/resolve'
+import { pinnedAccount, resolveApplications } from '../../entities/resolve'
 import { lastPage, searchPageSize } from '../../entities/search-pages'
 import { gql } from 'graphql-request'
+import { quote } from '../../core/nrql'
 import {
   labelEntitiesSelection,
   labelSearchDocument,
@@ -39,9 +40,23 @@ export const noLabel = 'No Label found with the given ID' // [UNCONFIRMED propos
 /** The search pages a label list reads at most (200 applications each). */
 const maxPages = 100
 
-async function taggedApplications(c: Context<Env>, fresh: boolean): Promise<TaggedEntity[]> {
+/** Applications one label write may name: the work of a request stays bounded (two searches and
+ * one tagging document per 200; README, Limits). */
+export const maxLabelApplications = 1000
+
+/** The search condition of applications carrying `category:name`, when the category can be named
+ * in a search (`tags.<key>`, entity search syntax); else none, and every application is read. */
+function tagged(category: string, name: string): string {
+  return /^[A-Za-z_][\w.]*$/.test(category) ? ` AND tags.${category} = ${quote(name)}` : ''
+}
+
+async function taggedApplications(
+  c: Context<Env>,
+  fresh: boolean,
+  condition = ''
+): Promise<TaggedEntity[]> {
   const account = pinnedAccount(c)
-  const query = `domain = 'APM' AND type = 'APPLICATION'${account === undefined ? '' : ` AND accountId = ${account}`}`
+  const query = `domain = 'APM' AND type = 'APPLICATION'${account === undefined ? '' : ` AND accountId = ${account}`}${condition}`
   const cache = c.get('caches').of(taggedApplicationsCache)
   const hit = fresh ? undefined : cache.get(c.get('keyHash'), query)
   if (hit) return hit
@@ -91,6 +106,8 @@ function labelParams(p: V2Params) {
   if (isSystemKey(category)) throw invalid(`Category ${category} is reserved by New Relic`)
   const ids = idList(p, 'label[links][applications]') ?? []
   if (ids.length === 0) throw invalid('Links must name at least one application')
+  if (ids.length > maxLabelApplications)
+    throw invalid(`Links may name at most ${maxLabelApplications} applications`)
   return { category, name, ids }
 }
 
@@ -163,8 +180,7 @@ export async function createLabel(
   c: Context<Env>
 ): Promise<{ status: 201 | 304; body?: Record<string, unknown> }> {
   const { category, name, ids } = labelParams(c.get('params'))
-  const resolved = []
-  for (const id of ids) resolved.push(await resolveApplication(c, id))
+  const resolved = await resolveApplications(c, ids)
   const part = detailsPart(
     resolved.map((r) => r.guid),
     labelEntitiesSelection
@@ -195,8 +211,9 @@ export async function deleteLabel(c: Context<Env>) {
   const key = c.req.param('key') ?? ''
   const colon = key.indexOf(':')
   if (colon <= 0 || isSystemKey(key.slice(0, colon))) throw new V2Error(404, noLabel)
-  const label = labelsOf(await taggedApplications(c, true)).find(
-    (l) => l.category === key.slice(0, colon) && l.name === key.slice(colon + 1)
+  const [category, name] = [key.slice(0, colon), key.slice(colon + 1)]
+  const label = labelsOf(await taggedApplications(c, true, tagged(category, name))).find(
+    (l) => l.category === category && l.name === name
   )
   if (!label) throw new V2Error(404, noLabel)
   await tag(
