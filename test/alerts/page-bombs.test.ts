@@ -4,7 +4,7 @@
  * page past its end after reading only the pages that exist, and at once once the end is known.
  */
 import { describe, expect, it } from 'vitest'
-import { alertsHarness } from './helpers'
+import { alertsHarness, DEMO_KEYS } from './helpers'
 
 const lists = [
   ['alerts_incidents', 'incidents'],
@@ -28,6 +28,20 @@ describe('alerts lists and huge page numbers', () => {
       expect(await again.json()).toEqual({ [key]: [] })
       // Only the account lookup may be asked again; no page is read twice.
       expect(h.operations(before).filter((op) => !/account/i.test(op ?? ''))).toEqual([])
+    })
+  }
+})
+
+describe('alerts lists and an account the key cannot see (issue 22, item 10)', () => {
+  for (const [path, key] of lists) {
+    it(`${path}: an empty page, as every other list answers, not a 403`, async () => {
+      const h = alertsHarness()
+      const res = await h.call(`/v2/${path}.json`, {
+        key: DEMO_KEYS.one, // sees the staging account only
+        headers: { 'X-Account-Id': '1000001' },
+      })
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual({ [key]: [] })
     })
   }
 })

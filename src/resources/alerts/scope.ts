@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono'
 import { visibleAccounts } from '../../entities/accounts'
+import { isForbiddenAccount } from '../../entities/resolve'
 import type { Env } from '../../http/env'
 import { V2Error } from '../../core/errors'
 import { linkHeader } from '../../http/link-header'
@@ -58,6 +59,11 @@ export async function cursorPage<T>(
     const result = await fetchPage(cursor ?? null)
     learnStep(walk, page, { next: result.nextCursor })
     return result
+  } catch (err) {
+    // An account the key cannot see holds nothing for it: an empty page, as on every list
+    // (README, Pinned account), never a 403 of its own.
+    if (isForbiddenAccount(err)) return { items: [], nextCursor: null }
+    throw err
   } finally {
     cache.set(keyHash, list, walk)
   }
