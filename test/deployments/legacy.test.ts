@@ -191,3 +191,21 @@ describe('POST /deployments.xml (legacy deployments API v0)', () => {
     expect(res.status).toBe(301)
   })
 })
+
+describe('v0 field limits (issue 22, item 13)', () => {
+  it('answers 422 in v0 XML for a revision past v2’s 127 characters, before NerdGraph is asked', async () => {
+    const h = harness({ KEY_MAP: await keyMap() })
+    const before = h.sim.stats().graphqlRequests
+    const res = await post(
+      h,
+      '/deployments.xml',
+      `deployment[app_name]=Checkout+Service+(java)&deployment[revision]=${'r'.repeat(128)}`,
+      { 'x-license-key': licenseKey }
+    )
+    expect(res.status).toBe(422)
+    expect(await res.text()).toContain(
+      '<error>Revision is too long (maximum is 127 characters)</error>'
+    )
+    expect(h.sim.stats().graphqlRequests).toBe(before)
+  })
+})

@@ -44,6 +44,12 @@ const labels = {
 } as const
 const astral = /[\u{10000}-\u{10FFFF}]/u
 
+/** The message for a field past v2's limit, or undefined (v2 and v0 take the same fields). */
+export function tooLong(name: keyof typeof limits, value: string): string | undefined {
+  if (value.length <= limits[name] || [...value].length <= limits[name]) return undefined
+  return `${labels[name]} is too long (maximum is ${limits[name]} characters)`
+}
+
 /** Reads `deployment[…]` from the merged parameters (JSON, XML, form body or query string). */
 export function parseDeployment(p: V2Params, now: number): V2Deployment {
   const field = (name: string) => p.get(`deployment[${name}]`)
@@ -57,9 +63,8 @@ export function parseDeployment(p: V2Params, now: number): V2Deployment {
   const text = (name: keyof typeof limits): string | null => {
     const value = name === 'revision' ? revision : field(name)
     if (value === undefined || value === '') return null
-    if ([...value].length > limits[name]) {
-      messages.push(`${labels[name]} is too long (maximum is ${limits[name]} characters)`)
-    }
+    const long = tooLong(name, value)
+    if (long) messages.push(long)
     if (astral.test(value)) {
       messages.push(
         `${labels[name]} contains 4-byte UTF-8 characters (such as emoji), which are not allowed`

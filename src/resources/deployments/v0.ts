@@ -9,7 +9,7 @@
 import { V2Error } from '../../core/errors'
 import type { V2Params } from '../../http/params'
 import { parseTime } from '../../core/time-range'
-import type { V2Deployment } from './plan'
+import { tooLong, type V2Deployment } from './plan'
 
 export type V0Application = { id: number } | { name: string }
 
@@ -44,16 +44,19 @@ export function parseV0(p: V2Params, now: number): V0Deployment {
     const v = get(name)
     return v === undefined || v === '' ? null : v
   }
-  return {
-    app: v0Application(get),
-    deployment: {
-      revision: get('revision')?.trim() || 'Unknown',
-      changelog: text('changelog'),
-      description: text('description'),
-      user: text('user'),
-      timestamp: v0Timestamp(get('timestamp'), now),
-    },
+  const deployment = {
+    revision: get('revision')?.trim() || 'Unknown',
+    changelog: text('changelog'),
+    description: text('description'),
+    user: text('user'),
+    timestamp: v0Timestamp(get('timestamp'), now),
   }
+  // v2's field limits (D-deploy) before NerdGraph is asked (issue 22, item 13).
+  for (const name of ['revision', 'changelog', 'description', 'user'] as const) {
+    const long = tooLong(name, deployment[name] ?? '')
+    if (long) throw new V2Error(422, long)
+  }
+  return { app: v0Application(get), deployment }
 }
 
 /** The Java agent sends epoch ms (`System.currentTimeMillis()`); ISO 8601 is read too. */
