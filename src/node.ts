@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url'
 import type { TLSSocket } from 'node:tls'
 import { createApp, type AppOptions } from './app'
 import { ConfigError, type Config } from './core/config'
-import { nodeDefaults, parseNodeConfig, type NodeSettings } from './node/config'
+import { nodeDefaults, parseNodeConfig, plainHttpLine, type NodeSettings } from './node/config'
 import { nodeBodyDigest, nodeFingerprint } from './node/fingerprint'
 import {
   applyServerLimits,
@@ -170,6 +170,7 @@ if (isMain) {
     const server = await startServer(config, undefined, reportOption(process.env['REPORT_FILE']))
     void drainOnSignals(server.http, { graceMs: config.shutdownGraceMs })
     console.log(`v2bridge on ${server.url}/v2 → ${config.nerdgraphUrl}`)
+    console.log(plainHttpLine(config))
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message)

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util'
 import { nerdgraphUrls, ConfigError } from '../core/config'
-import { parseNodeConfig } from '../node/config'
+import { parseNodeConfig, plainHttpLine } from '../node/config'
 import { reportOption, startServer } from '../node'
 import { doctor } from './doctor'
 import { explainUrl } from './explain'
@@ -100,12 +100,10 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
   }
   if (command === 'serve') {
     try {
-      const server = await startServer(
-        parseNodeConfig(io.env),
-        io.fetch,
-        reportOption(io.env['REPORT_FILE'])
-      )
+      const config = parseNodeConfig(io.env)
+      const server = await startServer(config, io.fetch, reportOption(io.env['REPORT_FILE']))
       io.out(`v2bridge on ${server.url}/v2`)
+      io.out(plainHttpLine(config))
       return server
     } catch (err) {
       if (err instanceof ConfigError) return fail(io, err.message)

@@ -12,8 +12,15 @@ import type { Env } from './env'
 import { arrivalOf, type Arrival } from './origin'
 import { urlOf } from './request-url'
 
-export function mustRedirect(arrival: Arrival, allowHttp: boolean): boolean {
-  return arrival.scheme === 'http' && !(allowHttp && !arrival.forwarded)
+/**
+ * Plain HTTP is redirected, unless `ALLOW_HTTP` accepts it (a direct connection only), or `PUBLIC_URL`
+ * is https and no trusted proxy said how the client came: then plain HTTP is the TLS proxy in front,
+ * and a redirect to `PUBLIC_URL` would send the client back where it came from, in a loop. Plain
+ * HTTP on the public side is the proxy's to redirect.
+ */
+export function mustRedirect(arrival: Arrival, allowHttp: boolean, publicUrl?: string): boolean {
+  if (arrival.scheme !== 'http' || (allowHttp && !arrival.forwarded)) return false
+  return arrival.forwarded || !publicUrl?.startsWith('https://')
 }
 
 /** 301 to the https URL with the body D-301 shows (Rails `redirect_to`), on the public origin. */
@@ -41,7 +48,8 @@ export function httpsOnly(trustPeer: TrustPeer | undefined): MiddlewareHandler<E
     const trusted = connection !== undefined && !!trustPeer?.(c.env?.peerAddress)
     const arrival = arrivalOf(c.req.raw, url, connection, trusted, config)
     c.set('origin', arrival.origin)
-    if (mustRedirect(arrival, config.allowHttp)) return redirectToHttps(url, arrival)
+    if (mustRedirect(arrival, config.allowHttp, config.publicUrl))
+      return redirectToHttps(url, arrival)
     await next()
   }
 }

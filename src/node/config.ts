@@ -7,7 +7,7 @@
  */
 import { ConfigError, fail, integer, parseConfig, readSettings, text } from '../core/config'
 import type { Config, ConfigInput, Reader } from '../core/config'
-import { proxyPattern } from './trusted-proxies'
+import { isProxyEntry } from './trusted-proxies'
 
 export interface NodeSettings {
   server: {
@@ -26,9 +26,9 @@ const proxies: Reader<string[]> = (v) => {
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean)
-  return list.every((p) => proxyPattern.test(p))
+  return list.every(isProxyEntry)
     ? list
-    : fail('expected IP addresses or IPv4 blocks (10.0.0.0/8)')
+    : fail('expected IP addresses or blocks (10.0.0.0/8, fd00::/8)')
 }
 
 const settings = {
@@ -69,3 +69,17 @@ function nodeSettings(v: ReturnType<typeof readSettings<typeof settings>>): Node
 
 /** Node's defaults, for a server started with shared settings only. */
 export const nodeDefaults: NodeSettings = nodeSettings({})
+
+/**
+ * The start-up line that says how plain HTTP is treated, and why (README, Node behind a TLS proxy):
+ * the first thing to check when every call answers 301.
+ */
+export function plainHttpLine(config: NodeConfig): string {
+  if (config.allowHttp) return 'plain HTTP: accepted (ALLOW_HTTP), for local use only'
+  const proxies = config.trustedProxies
+  if (proxies.length > 0)
+    return `plain HTTP: redirected to https unless the proxy at ${proxies.join(', ')} (TRUSTED_PROXIES) sets X-Forwarded-Proto: https`
+  if (config.publicUrl?.startsWith('https:'))
+    return `plain HTTP: accepted as the TLS proxy of ${config.publicUrl} (PUBLIC_URL); set TRUSTED_PROXIES so its X-Forwarded-Proto: http is redirected`
+  return 'plain HTTP: redirected to https (v2 answered plain HTTP with 301); behind a TLS proxy set TRUSTED_PROXIES and PUBLIC_URL'
+}

@@ -129,7 +129,9 @@ describe('v2bridge serve and demo', () => {
     const t = io({ PORT: '0', NERDGRAPH_URL: `${sim.url}/graphql`, ALLOW_HTTP: 'true' })
     const server = (await main(['serve'], t.io)) as Running
     running.push(server)
-    expect(t.text()).toBe(`v2bridge on ${server.url}/v2`)
+    expect(t.text()).toBe(
+      `v2bridge on ${server.url}/v2\nplain HTTP: accepted (ALLOW_HTTP), for local use only`
+    )
     const res = await fetch(`${server.url}/v2/applications.json?filter[name]=Checkout`, {
       headers: { 'X-Api-Key': DEMO_KEYS.all },
     })

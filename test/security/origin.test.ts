@@ -68,11 +68,29 @@ describe('forwarded headers', () => {
   })
 
   it('pins Link and Location to PUBLIC_URL', async () => {
-    const { app } = harness({ ALLOW_HTTP: 'false', PUBLIC_URL: 'https://v2.example.com/' })
-    const redirect = await app.request(listPage2, { headers: forged }, fromPeer('127.0.0.1'))
+    // A trusted proxy that says the client came over plain HTTP: redirected onto PUBLIC_URL.
+    const { app } = harness({
+      ALLOW_HTTP: 'false',
+      PUBLIC_URL: 'https://v2.example.com/',
+      TRUSTED_PROXIES: '127.0.0.1',
+    })
+    const redirect = await app.request(
+      listPage2,
+      { headers: { ...forged, 'X-Forwarded-Proto': 'http' } },
+      fromPeer('127.0.0.1')
+    )
     expect(redirect.headers.get('location')).toBe(
       'https://v2.example.com/v2/applications.json?page=2&exclude_links=true'
     )
+    // No trusted proxy: plain HTTP is PUBLIC_URL's TLS proxy, never redirected to itself (issue 25).
+    const direct = harness({ ALLOW_HTTP: 'false', PUBLIC_URL: 'https://v2.example.com/' })
+    const proxied = await direct.app.request(
+      listPage2,
+      { headers: { 'X-Api-Key': DEMO_KEYS.all, ...forged } },
+      fromPeer('10.0.0.9')
+    )
+    expect(proxied.status).toBe(200)
+    expect(proxied.headers.get('link')).toContain('<https://v2.example.com/v2/applications.json?')
     const res = await app.request(listPage2.replace('http:', 'https:'), {
       headers: { 'X-Api-Key': DEMO_KEYS.all, ...forged },
     })
