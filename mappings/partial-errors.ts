@@ -18,6 +18,7 @@ export type PartialErrorPolicy = 'fail' | 'tolerate'
 
 export const partialErrorPolicies = {
   Accounts: 'fail', // the account list scopes every search: a partial list hides applications
+  KeyAccount: 'tolerate', // a key search denied on a field says nothing; the account chain goes on (src/entities/accounts.ts)
   FindApplication: 'fail', // a failed search must not become 404 "No Application found"
   ListApplications: 'fail', // a failed NRQL alias would drop hosts/summaries of a whole account
   ShowApplication: 'fail', // a failed NRQL alias would show an app without its hosts/instances

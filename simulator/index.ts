@@ -16,7 +16,8 @@ export type { SimStats } from './graphql/stats'
 export { SCHEMA_SDL } from './graphql/schema'
 
 // The dataset: keys, accounts, applications, ground truth
-export { DEMO_KEYS, DEMO_LEGACY_KEYS, maskKey } from './data/keys'
+export { DEMO_KEY_ACCOUNTS, DEMO_KEYS, DEMO_LEGACY_KEYS, maskKey } from './data/keys'
+export { KEY_SEARCH_PAGE } from './graphql/api-access'
 export { ACCOUNTS, PRODUCTION, SHOWCASE, STAGING, STAGING_APPS } from './data/catalog'
 export { DEFAULT_SEED, decodeGuid, type Dataset, type TimesliceQuery } from './data/dataset'
 export { apmGuid } from './data/apm/applications'

@@ -276,6 +276,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     const { key, account, mapped } = upstreamKeyFor(apiKey, keyHash, c.get('config').keyMap, use)
     if (account !== undefined) c.set('keyAccount', account)
     if (mapped) c.set('keyVerified', true)
+    c.set('upstreamKey', key)
     return key
   }
 

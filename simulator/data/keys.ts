@@ -9,6 +9,15 @@ export const DEMO_KEYS = {
   one: 'NRAK-DEMO1111111111111111111111',
 } as const
 
+/** The account each demo key was created in: a user key acts for the account it was created in (New
+ * Relic docs "New Relic API keys"), and NerdGraph's `keySearch` answers it as the key's `accountId`. */
+export const DEMO_KEY_ACCOUNTS: {
+  readonly [K in (typeof DEMO_KEYS)[keyof typeof DEMO_KEYS]]: number
+} = {
+  [DEMO_KEYS.all]: PRODUCTION.id,
+  [DEMO_KEYS.one]: STAGING.id,
+}
+
 /** Legacy keys the demo maps to `DEMO_KEYS.all` through KEY_MAP (scripts/demo-server.ts): NerdGraph itself
  * refuses them, as it refuses every key that is not a user key. */
 export const DEMO_LEGACY_KEYS = {
@@ -21,6 +30,20 @@ export interface Principal {
   readonly label: string
   readonly user: { readonly id: number; readonly email: string; readonly name: string }
   readonly accountIds: ReadonlySet<number>
+  /** The account the key was created in (DEMO_KEY_ACCOUNTS); one of accountIds. */
+  readonly homeAccountId: number
+}
+
+/** A user key as `actor.apiAccess.keySearch` answers it (`ApiAccessUserKey`). */
+export interface UserKey {
+  readonly id: string
+  readonly key: string
+  readonly name: string
+  readonly notes: string | null
+  /** Epoch seconds. */
+  readonly createdAt: number
+  readonly accountId: number
+  readonly userId: number
 }
 
 /** `NRAK-DEMO…1a2b3c4d`: the first 9 characters and a short hash, never the whole key. */
@@ -28,21 +51,27 @@ export function maskKey(key: string): string {
   return `${key.slice(0, 9)}…${hashString(key).toString(16).padStart(8, '0')}`
 }
 
+/** The user ids of the demo users (`actor.user.id`). */
+const USER_ALL = 4100001
+const USER_ONE = 4100002
+
 const PRINCIPALS: ReadonlyMap<string, Principal> = new Map([
   [
     DEMO_KEYS.all,
     {
       label: maskKey(DEMO_KEYS.all),
-      user: { id: 4100001, email: 'demo.admin@example.com', name: 'Demo Admin' },
+      user: { id: USER_ALL, email: 'demo.admin@example.com', name: 'Demo Admin' },
       accountIds: new Set([PRODUCTION.id, STAGING.id]),
+      homeAccountId: DEMO_KEY_ACCOUNTS[DEMO_KEYS.all],
     },
   ],
   [
     DEMO_KEYS.one,
     {
       label: maskKey(DEMO_KEYS.one),
-      user: { id: 4100002, email: 'staging.viewer@example.com', name: 'Staging Viewer' },
+      user: { id: USER_ONE, email: 'staging.viewer@example.com', name: 'Staging Viewer' },
       accountIds: new Set([STAGING.id]),
+      homeAccountId: DEMO_KEY_ACCOUNTS[DEMO_KEYS.one],
     },
   ],
 ])
@@ -50,4 +79,68 @@ const PRINCIPALS: ReadonlyMap<string, Principal> = new Map([
 /** The principal for an `API-Key` header value, or null (→ HTTP 401 BAD_API_KEY). */
 export function principalFor(key: string | undefined | null): Principal | null {
   return key ? (PRINCIPALS.get(key.trim()) ?? null) : null
+}
+
+/**
+ * Every user key of the demo users, oldest first: each demo key in its home account, and more keys of
+ * the same users in accounts they see. The other keys are made up: NerdGraph lists them, but the
+ * simulator accepts only DEMO_KEYS as `API-Key`.
+ */
+const USER_KEYS: readonly UserKey[] = [
+  {
+    id: '5F2C8A14D3E7B90A6C1D4E8F2A7B3C90',
+    key: 'NRAK-CI7Q2M9C4V1B8N6Z3L5K0J2H4G',
+    name: 'CI pipeline',
+    notes: 'Deploy markers from the build server',
+    createdAt: 1686830400, // 2023-06-15T12:00:00Z
+    accountId: PRODUCTION.id,
+    userId: USER_ALL,
+  },
+  {
+    id: '8B4E1F6A2C9D3E7F0A5B8C1D4E6F2A31',
+    key: 'NRAK-STG3X8P1R6T4W9Y2A5D7F0H3K6',
+    name: 'Staging deploy bot',
+    notes: null,
+    createdAt: 1707912000, // 2024-02-14T12:00:00Z
+    accountId: STAGING.id,
+    userId: USER_ALL,
+  },
+  {
+    id: 'C07A3D9E5B1F4C8A2E6D0B7F3A9C5E12',
+    key: 'NRAK-NB5E2R8T1Y4U7I0O3P6A9S2D5F',
+    name: 'Local notebook',
+    notes: null,
+    createdAt: 1714564800, // 2024-05-01T12:00:00Z
+    accountId: STAGING.id,
+    userId: USER_ONE,
+  },
+  {
+    id: 'E91B6D2F8A4C0E3B7D5F1A9C6E2B4D07',
+    key: DEMO_KEYS.one,
+    name: 'Staging Viewer: v2bridge demo',
+    notes: null,
+    createdAt: 1731672000, // 2024-11-15T12:00:00Z
+    accountId: DEMO_KEY_ACCOUNTS[DEMO_KEYS.one],
+    userId: USER_ONE,
+  },
+  {
+    id: 'F4A8C2E6B0D3F7A1C5E9B2D6F0A4C813',
+    key: DEMO_KEYS.all,
+    name: 'Demo Admin: v2bridge demo',
+    notes: 'The key the demo and the tests use',
+    createdAt: 1736510400, // 2025-01-10T12:00:00Z
+    accountId: DEMO_KEY_ACCOUNTS[DEMO_KEYS.all],
+    userId: USER_ALL,
+  },
+]
+
+/** The user keys a user owns, oldest first. */
+export function userKeysOf(userId: number): readonly UserKey[] {
+  return USER_KEYS.filter((k) => k.userId === userId)
+}
+
+/** `NRAK-CI7*****…`: the first 8 characters and an asterisk for each of the others, as NerdGraph's
+ * `obfuscatedKey`. */
+export function obfuscateKey(key: string): string {
+  return key.slice(0, 8) + '*'.repeat(Math.max(0, key.length - 8))
 }

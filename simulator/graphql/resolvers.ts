@@ -4,6 +4,7 @@ import { runNrql } from '../nrql'
 import { NrqlError } from '../types'
 import { accountAlerts } from './alerts-queries'
 import { alertsMutations } from './alerts-mutations'
+import { apiAccessActorFields } from './api-access'
 import { appWriteMutations } from './app-writes'
 import type { GraphContext } from './context'
 import { deploymentMutations } from './deployments'
@@ -71,6 +72,7 @@ const actor = {
   entitySearch: (args: SearchArgs, ctx: GraphContext) =>
     entitySearch(ctx.dataset, ctx.principal.accountIds, args),
   ...resourceActorFields,
+  ...apiAccessActorFields,
 }
 
 /** Root value: graphql-js calls function-valued fields with (args, context, info). */

@@ -1,4 +1,5 @@
 /** @module simulator/graphql/schema — the NerdGraph SDL subset the simulator executes (names and types from the April 2025 schema). */
+import { API_ACCESS_SDL } from './schema-api-access'
 import { APP_WRITES_SDL } from './schema-app-writes'
 import { DEPLOYMENTS_SDL } from './schema-deployments'
 import { RESOURCES_MUTATIONS_SDL, RESOURCES_SDL } from './schema-resources'
@@ -333,6 +334,8 @@ export const SCHEMA_SDL = /* GraphQL */ `
   }
 
   ${ALERTS_SDL}
+
+  ${API_ACCESS_SDL}
 
   extend type RootMutationType {
     ${ALERTS_MUTATIONS_SDL}

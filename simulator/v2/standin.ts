@@ -70,7 +70,7 @@ export function v2StandIn(dataset: Dataset): Hono<Env> {
     if (!key?.trim()) return error(c, 401, 'No API key specified')
     const principal = principalFor(key)
     if (!principal) return error(c, 401, 'Invalid API Key')
-    c.set('accountId', Math.min(...principal.accountIds)) // the key's own account
+    c.set('accountId', principal.homeAccountId) // the account the key was created in
     await next()
   })
   const policyOf = (c: C, id: string | undefined) =>

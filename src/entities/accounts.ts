@@ -1,9 +1,8 @@
 /**
  * @module entities/accounts
- * The accounts a key sees (schema `Actor.accounts`), cached per key, and the one account a write acts
- * on: the pinned one, or the key's only account. v2 wrote to the account the key was created in;
- * NerdGraph makes no such assumption (New Relic docs "Migrate from REST API v2 to NerdGraph"), so a
- * key that sees several accounts must pin one.
+ * The accounts a key sees (schema `Actor.accounts`), cached per key, and the one account a call acts
+ * on when it needs one (`singleAccount`): v2 acted for the account the key was created in, which
+ * NerdGraph tells through the user's key search.
  */
 import { gql } from 'graphql-request'
 import type { Context } from 'hono'
@@ -48,13 +47,98 @@ export async function visibleAccounts(c: Context<Env>): Promise<number[]> {
   return ids
 }
 
-export const severalAccounts =
-  'This key sees several accounts: choose one with the X-Account-Id header or ACCOUNT_ID'
+/** The account a user key was created in, per key (src/core/cache.ts); keys do not move, an hour. */
+export const keyAccountCache = defineCache<{ account: number | null }>('keyAccount', {
+  freshMs: 60 * minute,
+  maxBytes: 2 ** 20,
+})
 
-/** The account a create acts on (422 when the key sees several and none is pinned). */
-export async function writeAccount(c: Context<Env>): Promise<number> {
-  const accounts = await visibleAccounts(c)
-  if (accounts.length !== 1)
-    throw new V2Error(422, accounts.length ? severalAccounts : 'This key sees no account')
-  return accounts[0]!
+/** The caller's user keys with the account each was created in (New Relic docs "Use NerdGraph to
+ * manage license keys and user keys": a user sees the full `key` of their own user keys). */
+export const keyAccountDocument = gql`
+  query KeyAccount($cursor: String) {
+    actor {
+      apiAccess {
+        keySearch(query: { types: [USER] }, cursor: $cursor) {
+          keys {
+            key
+            ... on ApiAccessUserKey {
+              accountId
+            }
+          }
+          nextCursor
+        }
+      }
+    }
+  }
+`
+
+interface KeySearch {
+  keys: ({ key?: string | null; accountId?: number | null } | null)[] | null
+  nextCursor: string | null
 }
+
+interface KeyAccountData {
+  actor: { apiAccess: { keySearch: KeySearch | null } | null }
+}
+
+/** Pages of the key search read at most: a user holds a handful of user keys. */
+const keyPages = 5
+
+/**
+ * The account the caller's user key was created in, as NerdGraph tells it: the search of the
+ * user's own keys, matched against the key this request sends upstream (compared here, never sent
+ * as a value, never kept: only the account is cached, per key). Undefined when NerdGraph does not
+ * say.
+ */
+export async function ownAccount(c: Context<Env>): Promise<number | undefined> {
+  const cache = c.get('caches').of(keyAccountCache)
+  const hit = cache.get(c.get('keyHash'), 'own')
+  if (hit) return hit.account ?? undefined
+  const userKey = c.get('upstreamKey')
+  let account: number | null = null
+  let cursor: string | null = null
+  for (let page = 0; page < keyPages && account === null; page++) {
+    let search: KeySearch | null
+    try {
+      const answer: { data: KeyAccountData } = await c
+        .get('nerdgraph')
+        .query<KeyAccountData>(keyAccountDocument, { cursor }, { lookup: true })
+      search = answer.data.actor.apiAccess?.keySearch ?? null
+    } catch (err) {
+      // NerdGraph refused the search (an account without API key access): it does not say.
+      if (err instanceof V2Error && err.status === 502) break
+      throw err
+    }
+    account = search?.keys?.find((k) => k?.key === userKey)?.accountId ?? null
+    cursor = search?.nextCursor ?? null
+    if (!cursor) break
+  }
+  cache.set(c.get('keyHash'), 'own', { account })
+  return account ?? undefined
+}
+
+export const accountTitles = {
+  choose:
+    'Choose the account: send X-Account-Id, give the key an account in KEY_MAP, or set ACCOUNT_ID',
+  none: 'This key sees no account',
+} as const
+
+/**
+ * The one account of a call that needs one (creates, alerts reads and writes, labels, channels):
+ * `X-Account-Id`, else the key's `KEY_MAP` account, else `ACCOUNT_ID` (src/entities/resolve.ts
+ * `pinnedAccount`), else the account the user key was created in, as a v2 REST key belonged to one
+ * account; else the key's only account; else 422 naming the three settings.
+ */
+export async function singleAccount(c: Context<Env>): Promise<number> {
+  const pinned = pinnedAccount(c)
+  if (pinned !== undefined) return pinned
+  const own = await ownAccount(c)
+  if (own !== undefined) return own
+  const accounts = await visibleAccounts(c)
+  if (accounts.length === 1) return accounts[0]!
+  throw new V2Error(422, accounts.length ? accountTitles.choose : accountTitles.none)
+}
+
+/** The account a create acts on (src/entities/accounts.ts `singleAccount`). */
+export const writeAccount = singleAccount

@@ -50,6 +50,9 @@ export interface Variables {
   config: Config
   format: Format
   apiKey: string
+  /** The user key sent to NerdGraph for this request (the presented key, or its KEY_MAP entry's);
+   * never logged or echoed (src/entities/accounts.ts compares it). */
+  upstreamKey: string
   /** SHA-256 of the key: the partition of every cache. */
   keyHash: string
   /** The account a legacy key belonged to, from its `KEY_MAP` entry (src/core/keys.ts). */

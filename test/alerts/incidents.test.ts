@@ -153,7 +153,7 @@ describe('PUT /v2/alerts_incidents/{id}/acknowledge and /close', () => {
     const res = await h.call('/v2/alerts_incidents/12345/acknowledge.json', { method: 'PUT' })
     expect(res.status).toBe(404)
     expect(await res.json()).toEqual({ error: { title: 'No Incident found with the given ID' } })
-    expect(h.operations()).toEqual(['Accounts', 'AlertIssues', 'AlertIssues'])
+    expect(h.operations()).toEqual(['KeyAccount', 'KeyAccount', 'AlertIssues', 'AlertIssues'])
     const get = await h.call('/v2/alerts_incidents/12345/close.json')
     expect(get.status).toBe(405)
     expect(get.headers.get('allow')).toBe('PUT')

@@ -44,9 +44,9 @@ describe('GET /v2/alerts_violations', () => {
       31000036, 31000015, 31000008, 31000022, 31000029,
     ])
     expect(body.violations.find((v) => v.id === 31000015)!.priority).toBe('Critical')
-    expect(h.operations()).toEqual(['Accounts', 'AlertIncidents', 'AlertIssues'])
-    expect(h.sent[1]!.variables['filter']).toEqual({ states: ['CREATED'] })
-    expect(h.sent[2]!.variables['filter']).toEqual({
+    expect(h.operations()).toEqual(['KeyAccount', 'KeyAccount', 'AlertIncidents', 'AlertIssues'])
+    expect(h.sent[2]!.variables['filter']).toEqual({ states: ['CREATED'] })
+    expect(h.sent[3]!.variables['filter']).toEqual({
       conditionIds: [7101101, 7101102, 7101201, 7101301],
     })
   })
@@ -57,7 +57,7 @@ describe('GET /v2/alerts_violations', () => {
     const end = '2026-11-10 00:00:00 00:00' // an unencoded "+00:00" arrives as a space
     const res = await h.call(`/v2/alerts_violations.json?start_date=${start}&end_date=${end}`)
     const { violations } = (await res.json()) as { violations: Violation[] }
-    expect(h.sent[1]!.variables['timeWindow']).toEqual({
+    expect(h.sent[2]!.variables['timeWindow']).toEqual({
       startTime: Date.parse(start),
       endTime: Date.parse('2026-11-10T00:00:00Z'),
     })

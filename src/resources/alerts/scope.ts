@@ -3,10 +3,9 @@
  * What every alerts call shares: the account it reads, and v2 page N as NerdGraph cursor page N.
  */
 import type { Context } from 'hono'
-import { visibleAccounts } from '../../entities/accounts'
+import { singleAccount } from '../../entities/accounts'
 import { isForbiddenAccount } from '../../entities/resolve'
 import type { Env } from '../../http/env'
-import { V2Error } from '../../core/errors'
 import { linkHeader } from '../../http/link-header'
 import { defineCache } from '../../core/cache'
 import { cursorOf, emptyWalk, learnStep, type CursorWalk } from '../../entities/cursor-walk'
@@ -19,17 +18,9 @@ export const alertCursorsCache = defineCache<CursorWalk>('alertCursors', {
   maxBytes: 2 ** 20,
 })
 
-/**
- * v2 answered alerts for the account the key was made in; NerdGraph does not say which that is
- * (New Relic docs "Migrate from REST API v2 to NerdGraph", Before you begin). v2bridge reads the
- * pinned account (`ACCOUNT_ID`, `X-Account-Id`), else the key's only account, else the lowest
- * account ID the key sees [INFERRED]; pin the account when a key sees several.
- */
-export async function alertsAccount(c: Context<Env>): Promise<number> {
-  const [first] = await visibleAccounts(c)
-  if (first === undefined) throw new V2Error(403, 'New Relic API access has not been enabled')
-  return first
-}
+/** v2 answered alerts for the account the key was made in: the one-account chain of every route
+ * that needs a single account (src/entities/accounts.ts `singleAccount`). */
+export const alertsAccount = singleAccount
 
 export interface CursorPage<T> {
   items: T[]

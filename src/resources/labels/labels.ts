@@ -12,7 +12,8 @@ import type { Env } from '../../http/env'
 import { V2Error, titles } from '../../core/errors'
 import { linkHeader } from '../../http/link-header'
 import { idList, pageParam, type V2Params } from '../../http/params'
-import { pinnedAccount, resolveApplications } from '../../entities/resolve'
+import { singleAccount } from '../../entities/accounts'
+import { resolveApplications } from '../../entities/resolve'
 import { lastPage, searchPageSize } from '../../entities/search-pages'
 import { gql } from 'graphql-request'
 import { quote } from '../../core/nrql'
@@ -55,8 +56,9 @@ async function taggedApplications(
   fresh: boolean,
   condition = ''
 ): Promise<TaggedEntity[]> {
-  const account = pinnedAccount(c)
-  const query = `domain = 'APM' AND type = 'APPLICATION'${account === undefined ? '' : ` AND accountId = ${account}`}${condition}`
+  // Labels belonged to the key's account in v2: the one-account chain (src/entities/accounts.ts).
+  const account = await singleAccount(c)
+  const query = `domain = 'APM' AND type = 'APPLICATION' AND accountId = ${account}${condition}`
   const cache = c.get('caches').of(taggedApplicationsCache)
   const hit = fresh ? undefined : cache.get(c.get('keyHash'), query)
   if (hit) return hit
@@ -180,7 +182,9 @@ export async function createLabel(
   c: Context<Env>
 ): Promise<{ status: 201 | 304; body?: Record<string, unknown> }> {
   const { category, name, ids } = labelParams(c.get('params'))
+  const account = await singleAccount(c)
   const resolved = await resolveApplications(c, ids)
+  if (resolved.some((r) => r.accountId !== account)) throw new V2Error(404, titles.noApplication)
   const part = detailsPart(
     resolved.map((r) => r.guid),
     labelEntitiesSelection
