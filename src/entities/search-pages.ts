@@ -23,6 +23,24 @@ export const cursorsCache = defineCache<CursorWalk>('cursors', {
 
 export const searchPageSize = 200
 
+/**
+ * The document of one search page of a v2 list: entity search sorted by name (the order the cursor
+ * walk and the page share), its count, the cursor of the next page and `selection` of each entity.
+ * One builder for every list, so they cannot drift apart.
+ */
+export function searchPageDocument(name: string, selection: string): string {
+  return gql`
+    query ${name}($query: String!, $cursor: String) {
+      actor {
+        entitySearch(query: $query, sortByWithDirection: [{ attribute: NAME, direction: ASC }]) {
+          count
+          results(cursor: $cursor) { nextCursor entities { ${selection} } }
+        }
+      }
+    }
+  `
+}
+
 export const searchCursorDocument = gql`
   query SearchCursor($query: String!, $cursor: String) {
     actor {

@@ -22,24 +22,18 @@ import { V2Error } from '../../core/errors'
 import { linkHeader } from '../../http/link-header'
 import { idList, pageParam } from '../../http/params'
 import { pinnedAccount } from '../../entities/resolve'
-import { lastPage, learnPage, searchCursor, v2Id } from '../../entities/search-pages'
+import {
+  lastPage,
+  learnPage,
+  searchCursor,
+  searchPageDocument,
+  v2Id,
+} from '../../entities/search-pages'
 
-export const listBrowserApplicationsDocument = gql`
-  query ListBrowserApplications($query: String!, $cursor: String) {
-    actor {
-      entitySearch(query: $query, sortByWithDirection: [{ attribute: NAME, direction: ASC }]) {
-        count
-        results(cursor: $cursor) {
-          nextCursor
-          entities {
-            guid
-            name
-          }
-        }
-      }
-    }
-  }
-`
+export const listBrowserApplicationsDocument = searchPageDocument(
+  'ListBrowserApplications',
+  'guid name'
+)
 
 export const browserDetailSelection =
   'guid ... on BrowserApplicationEntity { browserProperties { jsConfig jsLoaderScript } }'

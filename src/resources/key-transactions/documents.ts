@@ -5,6 +5,7 @@
  * and the summary NRQL.
  */
 import { gql } from 'graphql-request'
+import { searchPageDocument } from '../../entities/search-pages'
 import type { DetailsPart } from '../../entities/entity-details'
 
 export const outlineFields = 'guid name accountId reporting alertSeverity'
@@ -13,19 +14,7 @@ export const detailSelection =
   'guid ... on KeyTransactionEntity { apdexTarget browserApdexTarget metricName ' +
   'application { guid entity { guid ... on ApmApplicationEntityOutline { applicationId } } } }'
 
-export const listKeyTransactionsDocument = gql`
-  query ListKeyTransactions($query: String!, $cursor: String) {
-    actor {
-      entitySearch(query: $query, sortByWithDirection: [{ attribute: NAME, direction: ASC }]) {
-        count
-        results(cursor: $cursor) {
-          nextCursor
-          entities { ${outlineFields} }
-        }
-      }
-    }
-  }
-`
+export const listKeyTransactionsDocument = searchPageDocument('ListKeyTransactions', outlineFields)
 
 export const showKeyTransactionDocument = gql`
   query ShowKeyTransaction($guid: EntityGuid!, $accountId: Int!, $summary: Nrql!) {

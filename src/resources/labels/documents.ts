@@ -4,22 +4,14 @@
  * GUID, and the tagging mutations, one alias per application (nerdgraph-tagging-api-tutorial).
  */
 import { gql } from 'graphql-request'
+import { searchPageDocument } from '../../entities/search-pages'
 
 const tagged = 'guid accountId reporting alertSeverity tags { key values }'
 
-export const labelSearchDocument = gql`
-  query LabelSearch($query: String!, $cursor: String) {
-    actor {
-      entitySearch(query: $query, sortByWithDirection: [{ attribute: NAME, direction: ASC }]) {
-        count
-        results(cursor: $cursor) {
-          nextCursor
-          entities { ${tagged} ... on ApmApplicationEntityOutline { applicationId } }
-        }
-      }
-    }
-  }
-`
+export const labelSearchDocument = searchPageDocument(
+  'LabelSearch',
+  `${tagged} ... on ApmApplicationEntityOutline { applicationId }`
+)
 
 export const labelEntitiesSelection = `${tagged} ... on ApmApplicationEntity { applicationId }`
 

@@ -22,39 +22,18 @@ import { linkHeader } from '../../http/link-header'
 import { idList, pageParam } from '../../http/params'
 import { pathId, pinnedAccount, queryOwned } from '../../entities/resolve'
 import { mobileKind } from '../../entities/kinds'
-import { lastPage, learnPage, searchCursor, v2Id } from '../../entities/search-pages'
+import {
+  lastPage,
+  learnPage,
+  searchCursor,
+  searchPageDocument,
+  v2Id,
+} from '../../entities/search-pages'
 
-export const listMobileApplicationsDocument = gql`
-  query ListMobileApplications($query: String!, $cursor: String) {
-    actor {
-      entitySearch(query: $query, sortByWithDirection: [{ attribute: NAME, direction: ASC }]) {
-        count
-        results(cursor: $cursor) {
-          nextCursor
-          entities {
-            guid
-            name
-            reporting
-            alertSeverity
-            ... on MobileApplicationEntityOutline {
-              mobileSummary {
-                appLaunchCount
-                crashCount
-                crashRate
-                httpErrorRate
-                httpRequestCount
-                httpRequestRate
-                httpResponseTimeAverage
-                mobileSessionCount
-                networkFailureRate
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-`
+export const listMobileApplicationsDocument = searchPageDocument(
+  'ListMobileApplications',
+  `guid name reporting alertSeverity ... on MobileApplicationEntityOutline { mobileSummary { appLaunchCount crashCount crashRate httpErrorRate httpRequestCount httpRequestRate httpResponseTimeAverage mobileSessionCount networkFailureRate } }`
+)
 
 export const createMobileApplicationDocument = gql`
   mutation CreateMobileApplication($accountId: Int!, $name: String!) {
