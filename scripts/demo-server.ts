@@ -18,12 +18,24 @@ async function demoKeyMap(): Promise<string> {
   return JSON.stringify(Object.fromEntries(entries))
 }
 
+/** Thrown when a port of the demo is taken: one line that names the setting to change. */
+export class DemoPortTaken extends Error {
+  override name = 'DemoPortTaken'
+}
+
+function portTaken(err: unknown, setting: string, port: number, what: string): unknown {
+  if ((err as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return err
+  return new DemoPortTaken(
+    `port ${port} is taken, so ${what} cannot listen: set ${setting} to a free port (e.g. ${setting}=${port + 10} npm run demo)`
+  )
+}
+
 export async function startDemo(env: Record<string, string | undefined>) {
   const host = env['HOST'] || '127.0.0.1'
-  const simulator = await startSimulatorServer({
-    port: Number(env['SIM_PORT'] || 8788),
-    hostname: host,
-  })
+  const simPort = Number(env['SIM_PORT'] || 8788)
+  const simulator = await startSimulatorServer({ port: simPort, hostname: host }).catch(
+    (err: unknown) => Promise.reject(portTaken(err, 'SIM_PORT', simPort, 'the simulator'))
+  )
   const config = parseNodeConfig({
     ...env,
     HOST: host,
@@ -32,10 +44,16 @@ export async function startDemo(env: Record<string, string | undefined>) {
     ALLOW_HTTP: 'true',
     KEY_MAP: env['KEY_MAP'] || (await demoKeyMap()),
   })
-  const bridge = await startServer(config, undefined, reportOption(env['REPORT_FILE']))
+  const bridge = await startServer(config, undefined, reportOption(env['REPORT_FILE'])).catch(
+    async (err: unknown) => {
+      await simulator.close()
+      throw portTaken(err, 'PORT', config.port, 'v2bridge')
+    }
+  )
   const banner = `NerdGraph simulator  ${simulator.url}/graphql
 v2 stand-in          ${simulator.url}/v2 (kept alerts endpoints, forwarded to by v2bridge)
 v2bridge             ${bridge.url}/v2
+API explorer         ${bridge.url}/explorer (every v2 operation, with a demo key filled in)
 
 Demo keys:
   ${DEMO_KEYS.all}   sees every demo account

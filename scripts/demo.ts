@@ -1,7 +1,11 @@
 /** `npm run demo`: see scripts/demo-server.ts. */
-import { startDemo } from './demo-server'
+import { DemoPortTaken, startDemo } from './demo-server'
 
-const demo = await startDemo(process.env)
+const demo = await startDemo(process.env).catch((err: unknown) => {
+  if (!(err instanceof DemoPortTaken)) throw err
+  console.error(`v2bridge demo: ${err.message}`)
+  process.exit(1)
+})
 console.log(demo.banner)
 
 const stop = async () => {

@@ -112,7 +112,15 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
   }
   if (command === 'demo') {
     if (!io.startDemo) return fail(io, 'demo needs the simulator, which this install does not have')
-    const demo = await io.startDemo(io.env)
+    let demo
+    try {
+      demo = await io.startDemo(io.env)
+    } catch (err) {
+      // A taken port (scripts/demo-server.ts) is one line naming the setting, not a stack.
+      if ((err as Error | undefined)?.name === 'DemoPortTaken')
+        return fail(io, (err as Error).message)
+      throw err
+    }
     io.out(demo.banner)
     return { url: demo.bridge.url, close: demo.close }
   }

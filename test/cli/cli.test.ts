@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { main, type Io, type Running } from '../../src/cli/main'
@@ -193,5 +194,36 @@ describe('the v2bridge bin', () => {
     expect(good.code).toBe(0)
     const bad = await run(['doctor', '--key', 'NRAK-NOPE', '--nerdgraph-url', url])
     expect(bad.code).toBe(1)
+  })
+})
+
+describe('the demo on a taken port (issue 25, item 7)', () => {
+  it('prints one line naming the setting and exits 2, without a stack or a half-started demo', async () => {
+    const taken = createServer()
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done))
+    const port = (taken.address() as { port: number }).port
+    try {
+      for (const env of [
+        { PORT: String(port), SIM_PORT: '0' },
+        { PORT: '0', SIM_PORT: String(port) },
+      ]) {
+        const t = io(env)
+        expect(await main(['demo'], t.io)).toBe(2)
+        const setting = env.PORT === String(port) ? 'PORT' : 'SIM_PORT'
+        expect(t.err).toHaveLength(1)
+        expect(t.err[0]).toMatch(
+          new RegExp(`^v2bridge: port ${port} is taken, .*set ${setting} to a free port`)
+        )
+      }
+    } finally {
+      await new Promise((done) => taken.close(done))
+    }
+  })
+
+  it('names the API explorer in the banner', async () => {
+    const t = io({ PORT: '0', SIM_PORT: '0' })
+    const demo = (await main(['demo'], t.io)) as Running
+    running.push(demo)
+    expect(t.text()).toContain(`API explorer         ${demo.url}/explorer`)
   })
 })
