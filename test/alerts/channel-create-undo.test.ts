@@ -57,3 +57,19 @@ describe('POST /v2/alerts_channels with policy_ids when linking fails', () => {
     })
   })
 })
+
+describe('POST /v2/alerts_channels without a channel (issue 23, item 19)', () => {
+  it('answers 400 missing parameter: channel, as v2 answers a missing wrapper (explorer: channel is required)', async () => {
+    const h = alertsHarness()
+    for (const body of ['', JSON.stringify({ name: 'x', type: 'email' })]) {
+      const res = await h.call('/v2/alerts_channels.json', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      })
+      expect(res.status).toBe(400)
+      expect(await res.json()).toEqual({ error: { title: 'missing parameter: channel' } })
+    }
+    expect(h.operations()).toEqual([])
+  })
+})

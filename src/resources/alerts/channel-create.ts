@@ -20,6 +20,10 @@ import { alertsAccount } from './scope'
  * reads `channels[0]`; 201 as v2 creates answer elsewhere [INFERRED]). */
 export async function createChannel(c: Context<Env>) {
   const p = c.get('params')
+  // `channel` is required (explorer alerts_channels POST): Rails' ParameterMissing, as for
+  // deployments (docs-website issue #7091 records the 400 shape).
+  if (!p.entries().some(([k]) => k.startsWith('channel[')))
+    throw new V2Error(400, 'missing parameter: channel')
   const type = p.get('channel[type]')?.trim().toLowerCase() ?? ''
   const key = (channelCreateInputs as Record<string, string>)[type]
   const build = configFromV2[type]
