@@ -1,0 +1,119 @@
+/**
+ * A publishable package (issue 25, item 3): `npm pack` builds it (`prepack`), and installed from the
+ * tarball into an empty folder, with runtime dependencies only, `v2bridge --help`, `doctor` and
+ * `serve` work there, with no clone and no dev dependency.
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DEMO_KEYS, startSimulatorServer, type SimulatorServer } from '../simulator'
+import { repoRoot } from './helpers/child-server'
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+let work: string
+let bin: string
+let sim: SimulatorServer
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'v2bridge-package-'))
+  const packed = join(work, 'packed')
+  mkdirSync(packed)
+  execFileSync(npm, ['pack', '--silent', '--pack-destination', packed], {
+    cwd: repoRoot,
+    stdio: 'pipe',
+    env: { ...process.env, npm_config_loglevel: 'error' },
+  })
+  const [tarball] = readdirSync(packed).filter((f) => f.endsWith('.tgz'))
+  const app = join(work, 'app')
+  mkdirSync(app)
+  writeFileSync(join(app, 'package.json'), '{"name":"empty","private":true}\n')
+  execFileSync(
+    npm,
+    [
+      'install',
+      '--omit=dev',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      join(packed, tarball!),
+    ],
+    { cwd: app, stdio: 'pipe' }
+  )
+  bin = join(app, 'node_modules', '.bin', 'v2bridge')
+  sim = await startSimulatorServer({ port: 0, hostname: '127.0.0.1' })
+}, 300_000)
+afterAll(async () => {
+  await sim?.close()
+  rmSync(work, { recursive: true, force: true })
+})
+
+/** A user's shell: none of this test runner's own settings (its NODE_OPTIONS, its workers). */
+const clean = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' }
+
+/** Runs the installed command without blocking this process, which serves the simulator. */
+function run(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn(bin, args, { cwd: join(work, 'app'), env: { ...clean, ...env } })
+    let out = ''
+    child.stdout.on('data', (b: Buffer) => (out += b))
+    child.stderr.on('data', (b: Buffer) => (out += b))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      resolve({ code, out })
+    })
+  })
+}
+
+describe('the package, installed from its tarball into an empty folder', () => {
+  it('ships the built server, CLI and demo, and no TypeScript source', () => {
+    const files = readdirSync(join(work, 'app', 'node_modules', 'v2bridge'), { recursive: true })
+      .map(String)
+      .filter((f) => !f.startsWith('node_modules'))
+    expect(files).toEqual(
+      expect.arrayContaining(['dist/node.js', 'dist/cli.js', 'bin/v2bridge.js'])
+    )
+    expect(files.some((f) => f.endsWith('.ts'))).toBe(false)
+    expect(readdirSync(join(work, 'app', 'node_modules'))).not.toContain('tsx')
+  })
+
+  it('runs v2bridge --help and doctor', async () => {
+    const help = await run(['--help'])
+    expect(help.code).toBe(0)
+    expect(help.out).toContain('usage: v2bridge <command>')
+    const doctor = await run([
+      'doctor',
+      '--key',
+      DEMO_KEYS.all,
+      '--nerdgraph-url',
+      `${sim.url}/graphql`,
+    ])
+    expect(doctor.code, doctor.out).toBe(0)
+  })
+
+  it('serves v2 calls with v2bridge serve', async () => {
+    const child = spawn(bin, ['serve'], {
+      cwd: join(work, 'app'),
+      env: { ...clean, PORT: '0', NERDGRAPH_URL: `${sim.url}/graphql`, ALLOW_HTTP: 'true' },
+    })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = ''
+        child.stdout.on('data', (b: Buffer) => {
+          out += b
+          const m = /v2bridge on (http:\/\/\S+?)\/v2/.exec(out)
+          if (m) resolve(m[1]!)
+        })
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)))
+      })
+      const res = await fetch(`${url}/v2/applications.json`, {
+        headers: { 'X-Api-Key': DEMO_KEYS.all },
+      })
+      expect(res.status).toBe(200)
+    } finally {
+      child.kill('SIGTERM')
+    }
+  })
+})
