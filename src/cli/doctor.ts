@@ -40,12 +40,25 @@ interface Gql<T> {
   errors: { message: string }[]
 }
 
+/** NerdGraph could not be reached at all: doctor says why in one line and exits 2 (src/cli/main.ts). */
+export class Unreachable extends Error {
+  override name = 'Unreachable'
+}
+
 async function post<T>(o: DoctorOptions, query: string, variables = {}): Promise<Gql<T>> {
-  const res = await (o.fetch ?? fetch)(o.endpoint, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'API-Key': o.key, 'User-Agent': 'v2bridge' },
-    body: JSON.stringify({ query, variables }),
-  })
+  let res: Response
+  try {
+    res = await (o.fetch ?? fetch)(o.endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'API-Key': o.key, 'User-Agent': 'v2bridge' },
+      body: JSON.stringify({ query, variables }),
+      signal: AbortSignal.timeout(30_000),
+    })
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause
+    const why = cause?.code ?? cause?.message ?? (err as Error).message
+    throw new Unreachable(`NerdGraph at ${o.endpoint} could not be reached (${why})`)
+  }
   const body = (await res.json().catch(() => ({}))) as { data?: T; errors?: { message: string }[] }
   return { status: res.status, data: body.data ?? undefined, errors: body.errors ?? [] }
 }
@@ -94,7 +107,8 @@ export async function doctor(o: DoctorOptions): Promise<DoctorReport> {
     `timeslice metrics answer NRQL: ${withData.length} of ${sample.length} sampled application(s)` +
       (sample.length
         ? ` (${sample.map((a, i) => `${a.name}: ${answered[i] ? 'yes' : 'no'}`).join(', ')})`
-        : '')
+        : '') +
+      (slicesCheck === 'fail' ? `; ${timeslicePrerequisite}` : '')
   )
 
   const introspected = await post<MutationsData>(o, doctorMutationsDocument)
@@ -108,7 +122,11 @@ export async function doctor(o: DoctorOptions): Promise<DoctorReport> {
   }
 
   const checks = { entity: appsCheck, nrql: slicesCheck, mutations }
-  lines.push('', 'v2 routes for this key:')
+  lines.push(
+    '',
+    'v2 routes for this key (works: every NerdGraph field it uses passed a check above; unchecked: it uses',
+    'fields doctor does not try without writing, which show at the first call; fails: a check failed):'
+  )
   let forwarded = 0
   for (const row of operations as readonly OperationRow[]) {
     const status = routeStatus(row, checks)
@@ -131,6 +149,15 @@ async function timeslicesAnswer(o: DoctorOptions, app: { guid: string; accountId
   return Number(row?.['slices'] ?? 0) > 0
 }
 
+/** What v2 metric data needs of an account, said where the check fails (New Relic docs "Query APM
+ * metric timeslice data with NRQL"). */
+export const timeslicePrerequisite =
+  'v2 metric data needs APM metric timeslice data queryable as dimensional metrics (NRQL FROM Metric): New Relic docs "Query APM metric timeslice data with NRQL" say how it is enabled for an account'
+
+/** Rows doctor never calls "works" whatever the checks: their answer is fixed (a deployment
+ * delete always answers 409: NerdGraph deployments are immutable). */
+const fixedAnswers = new Set(['DELETE /v2/applications/{application_id}/deployments/{id}'])
+
 /** A served row works when every NerdGraph field it uses passed its check. */
 function routeStatus(
   row: OperationRow,
@@ -138,6 +165,7 @@ function routeStatus(
 ): string | undefined {
   if (row.answer === 'forwarded') return 'forwarded'
   if (row.answer !== 'served') return undefined
+  if (fixedAnswers.has(`${row.method} ${row.path}`)) return 'always 409'
   const each = (row.nerdgraph ?? []).map((field): Check => {
     if (field.startsWith('actor.entit')) return checks.entity
     if (field === 'actor.account.nrql') return checks.nrql

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util'
 import { nerdgraphUrls, ConfigError } from '../core/config'
 import { parseNodeConfig, plainHttpLine } from '../node/config'
 import { reportOption, startServer } from '../node'
-import { doctor } from './doctor'
+import { doctor, Unreachable } from './doctor'
 import { explainUrl } from './explain'
 
 export interface Io {
@@ -75,7 +75,13 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
 
   if (command === 'doctor') {
     if (!key) return fail(io, 'doctor needs --key (a NerdGraph user key, NRAK-…)')
-    const report = await doctor({ key, endpoint, ...(account ? { account } : {}), ...fetchOption })
+    let report
+    try {
+      report = await doctor({ key, endpoint, ...(account ? { account } : {}), ...fetchOption })
+    } catch (err) {
+      if (err instanceof Unreachable) return fail(io, err.message)
+      throw err
+    }
     for (const line of report.lines) io.out(line)
     return report.ok ? 0 : 1
   }

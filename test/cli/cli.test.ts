@@ -227,3 +227,32 @@ describe('the demo on a taken port (issue 25, item 7)', () => {
     expect(t.text()).toContain(`API explorer         ${demo.url}/explorer`)
   })
 })
+
+describe('doctor, round two (issue 25, item 4)', () => {
+  it('says in one line that NerdGraph cannot be reached, and exits 2', async () => {
+    // A port that was just free: nothing listens there.
+    const probe = createServer()
+    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done))
+    const port = (probe.address() as { port: number }).port
+    await new Promise((done) => probe.close(done))
+    const url = `http://127.0.0.1:${port}/graphql`
+    const out: string[] = []
+    const err: string[] = []
+    const code = await main(['doctor', '--key', DEMO_KEYS.all, '--nerdgraph-url', url], {
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+      env: {},
+    })
+    expect(code).toBe(2)
+    expect(err).toEqual([`v2bridge: NerdGraph at ${url} could not be reached (ECONNREFUSED)`])
+  })
+
+  it('never calls the always-409 deployment delete "works", and names the timeslice prerequisite', async () => {
+    const t = io()
+    expect(await main(['doctor', '--key', DEMO_KEYS.all, '--nerdgraph-url', simUrl], t.io)).toBe(0)
+    expect(t.text()).toMatch(
+      /always 409 +DELETE \/v2\/applications\/\{application_id\}\/deployments\/\{id\}/
+    )
+    expect(t.text()).toContain('unchecked: it uses')
+  })
+})
