@@ -7,6 +7,9 @@
 import { V2Error } from '../core/errors'
 import type { V2Params } from './params'
 
+/** The longest application name v2 took (its validation message in the create answers below). */
+export const maxNameLength = 255
+
 export function createName(params: V2Params, wrappers: readonly string[]): string {
   const present = wrappers.filter((w) => params.entries().some(([k]) => k.startsWith(`${w}[`)))
   if (present.length === 0) throw new V2Error(400, `missing parameter: ${wrappers[0]}`)
@@ -14,7 +17,7 @@ export function createName(params: V2Params, wrappers: readonly string[]): strin
   if (name === '') {
     throw new V2Error(422, 'Validation failed', { messages: ["Name can't be blank"] })
   }
-  if (name.length > 255) {
+  if (name.length > maxNameLength) {
     throw new V2Error(422, 'Validation failed', {
       messages: ['Name is too long (maximum is 255 characters)'],
     })

@@ -222,3 +222,23 @@ describe('DELETE /v2/applications/:id', () => {
     expect((await h.get('/v2/applications/9045874.json')).status).toBe(200)
   })
 })
+
+describe('PUT /v2/applications/:id name limit (issue 22, item 13)', () => {
+  it('answers 422 for a name past 255 characters before NerdGraph is asked', async () => {
+    const h = harness()
+    const before = h.sim.stats().graphqlRequests
+    const res = await put(
+      h,
+      '/v2/applications/9045851.json',
+      JSON.stringify({ application: { name: 'n'.repeat(256) } })
+    )
+    expect(res.status).toBe(422)
+    expect(await res.json()).toEqual({
+      error: {
+        title: 'Validation error occurred when updating the application',
+        messages: ['name is too long (maximum is 255 characters)'],
+      },
+    })
+    expect(h.sim.stats().graphqlRequests).toBe(before)
+  })
+})

@@ -13,6 +13,7 @@ import {
   type V2Setting,
 } from '../../../mappings/application-settings'
 import { V2Error } from '../../core/errors'
+import { maxNameLength } from '../../http/create-params'
 import { round2 } from '../../core/numbers'
 import type { V2Params } from '../../http/params'
 
@@ -39,6 +40,8 @@ export function settingsInput(p: V2Params): Record<string, Record<string, unknow
     if (raw === undefined) continue
     if (row.kind === 'text') {
       if (raw === '') messages.push(`${name} can't be blank`)
+      else if (raw.length > maxNameLength)
+        messages.push(`${name} is too long (maximum is ${maxNameLength} characters)`)
       else input['alias'] = raw
     } else if (row.kind === 'seconds') {
       const value = Number(raw)
