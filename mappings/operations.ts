@@ -168,3 +168,19 @@ export const operations = [
   { method: 'PUT', path: '/v2/alerts_plugins_conditions/{id}', resource: 'alerts_plugins_conditions', summary: 'Update plugins condition', answer: 'retired', title: pluginsGone },
   { method: 'DELETE', path: '/v2/alerts_plugins_conditions/{condition_id}', resource: 'alerts_plugins_conditions', summary: 'Delete plugins condition', answer: 'retired', title: pluginsGone },
 ] as const satisfies readonly OperationRow[]
+
+/** Paths that have a create (a POST row): a POST there is never a read. */
+const creates = new Set(operations.filter((r) => r.method === 'POST').map((r) => r.path))
+
+/**
+ * Whether a POST on `row`'s path reads as its GET: where the row says so (`postReads`), and on every
+ * served read path without a create (hubot-newrelic2 sends every call as POST with a form body).
+ * Routing (src/http/operations.ts) and the README's table both read it here.
+ */
+export function readsByPost(
+  row: OperationRow,
+  createPaths: ReadonlySet<string> = creates
+): boolean {
+  if ('postReads' in row && row.postReads) return true
+  return row.method === 'GET' && row.answer === 'served' && !createPaths.has(row.path)
+}

@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { operations, type OperationRow } from '../mappings/operations'
+import { operations, readsByPost, type OperationRow } from '../mappings/operations'
 
 const howAnswered: Record<OperationRow['answer'], (row: OperationRow) => string> = {
   served: (row) => `served: ${(row.nerdgraph ?? []).map((n) => `\`${n}\``).join(', ')}`,
@@ -18,7 +18,7 @@ const howAnswered: Record<OperationRow['answer'], (row: OperationRow) => string>
 export function operationsMarkdown(rows: readonly OperationRow[] = operations): string {
   const lines = ['| resource | v2 operation | how v2bridge answers |', '| --- | --- | --- |']
   for (const row of rows) {
-    const read = 'postReads' in row && row.postReads ? ' (also POST)' : ''
+    const read = readsByPost(row) ? ' (also POST)' : ''
     const call = `\`${row.method} ${row.path}\`${read}`
     lines.push(
       `| ${row.resource} | ${call} ${row.summary.toLowerCase()} | ${howAnswered[row.answer](row)} |`

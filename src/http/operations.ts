@@ -5,7 +5,7 @@
  * of rows v2bridge does not translate (410 for retired, 501 for unsupported or forwarding turned off).
  */
 import { TrieRouter } from 'hono/router/trie-router'
-import { operations, type OperationRow } from '../../mappings/operations'
+import { operations, readsByPost, type OperationRow } from '../../mappings/operations'
 import { V2Error } from '../core/errors'
 
 /** `{application_id}` → `:application_id`, the router's spelling. */
@@ -28,12 +28,7 @@ export function operationRouter(rows: readonly OperationRow[] = operations): Ope
   const creates = new Set(rows.filter((r) => r.method === 'POST').map((r) => r.path))
   for (const row of rows) {
     router.add('ALL', routePattern(row.path), [row.method, row])
-    // POST reads as GET where the row says so, and on every served read path that has no create:
-    // hubot-newrelic2 sends every call as POST with a form body (issue 23, item 2).
-    const postRead =
-      ('postReads' in row && row.postReads) ||
-      (row.method === 'GET' && row.answer === 'served' && !creates.has(row.path))
-    if (postRead) router.add('ALL', routePattern(row.path), ['POST', row])
+    if (readsByPost(row, creates)) router.add('ALL', routePattern(row.path), ['POST', row])
   }
   return (method, path) => {
     const hits = router.match('ALL', path)[0].map(([[m, row]]) => [m, row] as const)
