@@ -30,7 +30,8 @@ export const layerTable: Record<string, LayerRule> = {
   'src/resources': { may: entities, ownFolderDepth: 3 },
   'src/explain': { may: [...entities, 'src/explain'] },
   'src/report': { may: [...entities, 'src/explain', 'src/report'] },
-  'src/explorer': { may: [...http, 'src/explain', 'src/explorer'] },
+  // The explorer's static content also carries the report page (src/explorer/static-content.ts).
+  'src/explorer': { may: [...http, 'src/explain', 'src/report', 'src/explorer'] },
   'src/node': { may: [...http, 'src/node'] },
   'src/cli': { may: ['mappings', 'src'] },
   'src/app.ts': { may: ['mappings', 'src'] },

@@ -195,7 +195,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   const verifiedKeys = new VerifiedKeys()
   app.use('/v2/*', recordCalls(reportStore, verifiedKeys))
   app.use('/deployments', recordCalls(reportStore, verifiedKeys))
-  app.route('/v2bridge', reportRoutes(reportStore, fingerprint, fieldTable))
+  app.route('/v2bridge', reportRoutes(reportStore, fingerprint, fieldTable, readStatic))
 
   app.use('/v2/*', async (c, next) => {
     const url = urlOf(c.req.raw)

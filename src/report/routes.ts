@@ -1,29 +1,52 @@
 /**
  * @module report/routes
- * `GET /v2bridge/report.json` and `GET /v2bridge/report` (HTML): the caller's own report, found by
- * the fingerprint of the key it sends (`X-Api-Key` or `Api-Key`), never another key's.
+ * `GET /v2bridge/report.json`: the caller's own report, found by the fingerprint of the key it sends
+ * (`X-Api-Key` or `Api-Key`), never another key's. `GET /v2bridge/report`: the page that shows it
+ * (src/report/page.ts), a static page that asks for the key and reads the JSON, served with a policy
+ * that forbids inline code, other origins and framing.
  */
 import { Hono } from '../http/hono'
 import type { Context } from 'hono'
 import type { Env } from '../http/env'
 import { titles } from '../core/errors'
 import type { Fingerprint } from '../core/identity'
+import type { ReadStatic } from '../http/static-files'
 import type { StoreOf } from './record'
-import { reportHtml } from './html'
+import type { ReportFileName } from './page'
 import { reportBody } from './view'
 import type { FieldTable } from '../explain/fields'
 
 const plausibleKey = /^[\x21-\x7e]{1,256}$/
 
+const pageHeaders = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-cache',
+}
+
+const types: Record<ReportFileName, string> = {
+  'report/page.html': 'text/html; charset=utf-8',
+  'report/app.js': 'text/javascript; charset=utf-8',
+  'report/app.css': 'text/css; charset=utf-8',
+}
+
 export function reportRoutes(
   storeOf: StoreOf,
   fingerprint: Fingerprint,
-  fieldTable: (c: Context<Env>) => Promise<FieldTable>
+  fieldTable: (c: Context<Env>) => Promise<FieldTable>,
+  read: ReadStatic
 ): Hono<Env> {
   const routes = new Hono<Env>()
+  const serve = (name: ReportFileName) => async (c: Context<Env>) => {
+    const text = await read(c, name)
+    if (text === undefined) return c.notFound()
+    return new Response(text, { headers: { 'Content-Type': types[name], ...pageHeaders } })
+  }
   // `.json` is stripped by the app's routing (src/http/render/index.ts), so one route serves both.
   routes.get('/report', async (c) => {
-    const json = new URL(c.req.url).pathname.endsWith('.json')
+    if (!new URL(c.req.url).pathname.endsWith('.json')) return serve('report/page.html')(c)
     const key = (c.req.header('x-api-key') ?? c.req.header('api-key'))?.trim()
     if (!key || !plausibleKey.test(key)) {
       const title = key ? titles.badKey : titles.noKey
@@ -32,15 +55,9 @@ export function reportRoutes(
     const keyHash = await fingerprint(key)
     const body = reportBody(keyHash, await storeOf(c).read(keyHash), await fieldTable(c))
     c.header('Cache-Control', 'no-store')
-    if (json) return c.json(body)
-    // The page runs no script and is never framed (issue 22, item 13).
-    c.header(
-      'Content-Security-Policy',
-      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
-    )
-    c.header('X-Content-Type-Options', 'nosniff')
-    // The public origin (src/http/origin.ts): PUBLIC_URL or the trusted arrival, never a forged header.
-    return c.html(reportHtml(body, c.get('origin')))
+    return c.json(body)
   })
+  routes.get('/report/app.js', serve('report/app.js'))
+  routes.get('/report/app.css', serve('report/app.css'))
   return routes
 }

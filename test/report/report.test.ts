@@ -116,38 +116,21 @@ describe('the migration report', () => {
     expect(await res.json()).toEqual({ error: { title: 'No API key specified' } })
   })
 
-  it('renders the HTML page grouped by what each operation becomes, with the end-of-life date', async () => {
+  it('serves the report page without a key: a static page that asks for it (issue 25, item 11)', async () => {
     const h = harness()
-    await h.get(dataPath, { headers: { 'User-Agent': 'curl/8.5.0' } })
-    await h.get('/v2/plugins.json')
-    const res = await h.get('/v2bridge/report')
+    const res = await h.get('/v2bridge/report', { key: null })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'")
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
     const html = await res.text()
     expect(html).toContain('31 July 2027')
-    expect(html).toContain('<h2>NerdGraph: actor.account.nrql</h2>')
-    expect(html).toContain('<h2>Retired by New Relic (410)</h2>')
-    expect(html).toContain('<code>GET /v2/applications/{application_id}/metrics/data</code>')
-    expect(html).toContain('client curl')
-    expect(html).toContain('<code>HttpDispatcher</code>')
-    expect(html).toContain('FACET metricTimesliceName')
-    expect(html).not.toContain(String(appId))
-  })
-
-  it('writes the explain example on the public origin, not on a forged X-Forwarded-Host', async () => {
-    const h = harness({ PUBLIC_URL: 'https://v2.example.com' })
-    await h.get(dataPath)
-    const res = await h.app.request(
-      'http://10.0.0.5:8787/v2bridge/report',
-      { headers: { 'X-Api-Key': DEMO_KEYS.all, 'X-Forwarded-Host': 'evil.example.net' } },
-      { connectionScheme: 'http', peerAddress: '203.0.113.9' }
-    )
-    const html = await res.text()
-    expect(html).toContain(
-      "'https://v2.example.com/v2/applications/{application_id}/metrics/data.json'"
-    )
-    expect(html).not.toContain('evil.example.net')
-    expect(html).not.toContain('10.0.0.5')
+    expect(html).toContain('<input id="key" type="password"')
+    expect(html).toContain('<script src="/v2bridge/report/app.js"></script>')
+    const script = await (await h.get('/v2bridge/report/app.js', { key: null })).text()
+    expect(script).toContain("fetch('/v2bridge/report.json', { headers: { 'X-Api-Key': key } })")
+    expect(script).not.toMatch(/innerHTML|insertAdjacentHTML|document\.write/)
+    expect((await h.get('/v2bridge/report/app.css', { key: null })).status).toBe(200)
   })
 
   it('answers without waiting for the store', async () => {

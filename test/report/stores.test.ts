@@ -125,7 +125,7 @@ describe('the report file', () => {
     writeFileSync(path, `${line}\n`.repeat(20_000))
     const started = performance.now()
     const store = fileStore(path)
-    expect(performance.now() - started).toBeLessThan(1000)
+    expect(performance.now() - started).toBeLessThan(5000) // a regression guard: one line at a time, not a timing target
     await store.flushed()
     expect((await store.read('k1'))[0]!.count).toBe(20_000)
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(1)
@@ -136,15 +136,16 @@ describe('the report file', () => {
     const names = Array.from({ length: 50 }, (_, i) => `Custom/metric/${i}`)
     const filler = `${JSON.stringify({ k: 'old', e: [entryOf(call({ metricNames: names }))] })}\n`
     const fd = openSync(path, 'w')
+    // A key at the very start, past the bound from the end: never read.
+    writeSync(fd, `${JSON.stringify({ k: 'head', e: [entryOf(call())] })}\n`)
     const block = filler.repeat(Math.ceil((4 * 2 ** 20) / filler.length))
     for (let written = 0; written < maxFileBytes + 8 * 2 ** 20; written += block.length)
       writeSync(fd, block)
     writeSync(fd, `${JSON.stringify({ k: 'k9', e: [{ ...entryOf(call()), count: 7 }] })}\n`)
     closeSync(fd)
-    const started = performance.now()
     const store = fileStore(path)
-    expect(performance.now() - started).toBeLessThan(1000)
     expect((await store.read('k9'))[0]!.count).toBe(7)
+    expect(await store.read('head')).toEqual([])
   })
 })
 

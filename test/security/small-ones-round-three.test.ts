@@ -28,12 +28,12 @@ describe('the small ones, round three', () => {
     })
   })
 
-  it('serves the report page with a script-free CSP, nosniff and no framing', async () => {
+  it('serves the report page with a CSP that allows only its own script, nosniff and no framing', async () => {
     const { get } = harness()
     const res = await get('/v2bridge/report')
     expect(res.status).toBe(200)
     expect(res.headers.get('content-security-policy')).toBe(
-      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     )
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
   })
