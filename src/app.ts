@@ -182,6 +182,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
       upstreamRequests: stats.upstreamRequests,
       upstreamMs: stats.upstreamMs,
       totalMs,
+      ...logContext(c),
       ...(c.get('failure') ? { error: c.get('failure') } : {}),
     })
     if (options.log && passes(c.get('config').logLevel, line.level)) options.log(line)
@@ -342,6 +343,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.onError((err, c) => {
     const format: Format = c.get('format') ?? 'json'
     if (err instanceof V2Error) {
+      c.set('reason', err.title)
       if (c.get('operation')?.path === '/deployments') return v0Error(format, err)
       const error: Record<string, unknown> = { title: err.title }
       if (err.messages) error['messages'] = err.messages
@@ -361,6 +363,22 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   })
 
   return withExplainPrefix(withPostReads(app, operationOf))
+}
+
+/** What a request line says beyond the basics: the key's fingerprint, the operation and how it is
+ * answered, the account, the reason of an error, and whether it is a write (an audit line). */
+function logContext(c: Context<Env>) {
+  const row = c.get('operation')
+  const keyHash = c.get('keyHash')
+  const account = c.get('account')
+  const reason = c.get('reason')
+  return {
+    ...(keyHash ? { key: keyHash.slice(0, 12) } : {}),
+    ...(row ? { operation: `${row.method} ${row.path}`, answer: row.answer } : {}),
+    ...(account !== undefined ? { account } : {}),
+    ...(reason && c.res.status >= 400 ? { reason } : {}),
+    ...(row && row.method !== 'GET' && c.req.method !== 'GET' ? { audit: true as const } : {}),
+  }
 }
 
 /**

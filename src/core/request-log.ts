@@ -25,6 +25,17 @@ export type RequestLogLine = {
   upstreamRequests: number
   upstreamMs: number
   totalMs: number
+  /** The key's fingerprint as the migration report shows it (12 hex of its SHA-256), never the key. */
+  key?: string
+  /** The v2 operation row (`GET /v2/applications/{id}`), and how v2bridge answers it. */
+  operation?: string
+  answer?: string
+  /** The one account the call acted for, when it needed one (src/entities/accounts.ts). */
+  account?: number
+  /** The v2 error title of a 4xx or 5xx answer. */
+  reason?: string
+  /** A write: an audit line (who: `key`, what: `operation`, which entity: `path`, result: `status`). */
+  audit?: true
   /** Unexpected errors only (answered with a generic 500): the error's name and redacted message. */
   error?: string
 }

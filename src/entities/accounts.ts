@@ -131,10 +131,12 @@ export const accountTitles = {
  * account; else the key's only account; else 422 naming the three settings.
  */
 export async function singleAccount(c: Context<Env>): Promise<number> {
-  const pinned = pinnedAccount(c)
-  if (pinned !== undefined) return pinned
-  const own = await ownAccount(c)
-  if (own !== undefined) return own
+  const account = pinnedAccount(c) ?? (await ownAccount(c)) ?? (await onlyAccount(c))
+  c.set('account', account)
+  return account
+}
+
+async function onlyAccount(c: Context<Env>): Promise<number> {
   const accounts = await visibleAccounts(c)
   if (accounts.length === 1) return accounts[0]!
   throw new V2Error(422, accounts.length ? accountTitles.choose : accountTitles.none)

@@ -75,6 +75,10 @@ export interface Variables {
   requestId: string
   /** What the request log says about an unexpected error (redacted; src/core/request-log.ts). */
   failure: string
+  /** The v2 error title the request was answered with, for the request log. */
+  reason: string
+  /** The one account the call acted for (src/entities/accounts.ts), for the request log. */
+  account: number
 }
 
 export type Env = { Bindings: Bindings; Variables: Variables }

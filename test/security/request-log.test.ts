@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseConfig } from '../../src/core/config'
 import { startServer, type NodeServer } from '../../src/node'
 import { DEMO_KEYS, harness } from '../helpers/harness'
+import { keyFingerprint } from '../../src/core/identity'
 
 const fields = [
   'time',
@@ -28,8 +29,11 @@ describe('request log', () => {
     await get('/v2/applications.json', { key: 'NRAK-WRONG-KEY-1234567890' })
 
     expect(log).toHaveLength(5)
+    // The basic fields first, in order; then only the optional context of src/core/request-log.ts.
+    const optional = ['key', 'operation', 'answer', 'account', 'reason', 'audit', 'error']
     for (const line of log) {
-      expect(Object.keys(line)).toEqual(fields)
+      expect(Object.keys(line).slice(0, fields.length)).toEqual(fields)
+      for (const extra of Object.keys(line).slice(fields.length)) expect(optional).toContain(extra)
       expect(line['upstreamMs']).toBeGreaterThanOrEqual(0)
       expect(line['totalMs']).toBeGreaterThanOrEqual(0)
     }
@@ -104,5 +108,35 @@ describe('request log', () => {
       expect(printed[0]).not.toContain(DEMO_KEYS.one)
       expect(printed[0]).not.toContain('abc')
     })
+  })
+})
+
+describe('request lines operators can use (issue 25, item 5)', () => {
+  it('carry the key fingerprint, the operation, the account and, on errors, the reason; writes are audit lines', async () => {
+    const h = harness()
+    await h.get('/v2/browser_applications.json', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ browser_application: { name: 'Audit me' } }),
+    })
+    await h.get('/v2/applications/1.json')
+    const fingerprint = (await keyFingerprint(DEMO_KEYS.all)).slice(0, 12)
+    const [write, missing] = h.log.filter((l) => l['route'] !== 'unmatched').slice(-2)
+    expect(write).toMatchObject({
+      status: 201,
+      key: fingerprint,
+      operation: 'POST /v2/browser_applications',
+      answer: 'served',
+      account: 1000001,
+      audit: true,
+    })
+    expect(missing).toMatchObject({
+      status: 404,
+      key: fingerprint,
+      operation: 'GET /v2/applications/{id}',
+      reason: 'No Application found with the given ID',
+    })
+    expect(missing).not.toHaveProperty('audit')
+    expect(JSON.stringify(h.log)).not.toContain(DEMO_KEYS.all)
   })
 })
