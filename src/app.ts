@@ -60,6 +60,8 @@ import { labels } from './resources/labels/routes'
 import { alerts } from './resources/alerts/routes'
 
 export interface AppOptions {
+  /** More Prometheus text after the app's own on `/metrics` (the Node entry's process metrics). */
+  moreMetrics?: () => string
   /** Explain without proving the key first: only the offline `v2bridge explain` (src/cli/explain.ts),
    * whose caller is the operator. */
   explainTrustsKey?: boolean
@@ -150,7 +152,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     const config = options.config ?? configFrom(c.env)
     if (!(config.metrics ?? options.metricsByDefault ?? false))
       return render('json', { error: { title: titles.notFound } }, 404)
-    return c.body(telemetry.render(), 200, {
+    return c.body(telemetry.render() + (options.moreMetrics?.() ?? ''), 200, {
       'Content-Type': contentType,
       'Cache-Control': 'no-store',
     })

@@ -10,6 +10,7 @@ import type { TLSSocket } from 'node:tls'
 import { createApp, type AppOptions } from './app'
 import { ConfigError, type Config } from './core/config'
 import { nodeDefaults, parseNodeConfig, plainHttpLine, type NodeSettings } from './node/config'
+import { processMetrics } from './node/process-metrics'
 import { nodeBodyDigest, nodeFingerprint } from './node/fingerprint'
 import {
   applyServerLimits,
@@ -47,6 +48,7 @@ export function startServer(
     trustPeer: (peer) => isTrusted(peer, config.trustedProxies ?? nodeDefaults.trustedProxies),
     bodyDigest: nodeBodyDigest,
     metricsByDefault: true,
+    moreMetrics: processMetrics(),
     ...options,
     log: afterResponse(options.log),
     ...(fetchImpl ? { fetch: fetchImpl } : { nerdgraphFetch: nodeTransport() }),

@@ -1,4 +1,5 @@
 /** v2bridge over real HTTP on loopback, in front of the simulator over real HTTP. */
+import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseConfig } from '../src/core/config'
@@ -65,5 +66,31 @@ describe('the Node server', () => {
       'Cart Gateway (staging)',
     ])
     expect(body.links).toBeUndefined()
+  })
+})
+
+describe('/metrics of the Node entry (issue 25, item 5)', () => {
+  it('adds process and runtime metrics and v2bridge_build_info after the app’s own', async () => {
+    const text = await (await fetch(`${bridge.url}/metrics`)).text()
+    expect(text).toContain('v2bridge_http_requests_total')
+    expect(text).toMatch(/\nprocess_resident_memory_bytes \d+\n/)
+    expect(text).toMatch(/\nprocess_cpu_seconds_total [\d.]+\n/)
+    expect(text).toMatch(/\nnodejs_heap_size_used_bytes \d+\n/)
+    expect(text).toMatch(/\nnodejs_eventloop_lag_p99_seconds [\d.e-]+\n/)
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string
+    }
+    expect(text).toContain(
+      `v2bridge_build_info{version="${pkg.version}",node="${process.version}"} 1\n`
+    )
+    // Every sample line is `name{labels} value` and every name has its TYPE line.
+    for (const line of text
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('#'))) {
+      expect(line).toMatch(/^[a-z_:][a-z0-9_:]*(\{[^}]*\})? -?[\d.e+-]+$/i)
+      const name = line.split(/[{ ]/)[0]!.replace(/_(bucket|sum|count)$/, '')
+      expect(text).toMatch(new RegExp(`# TYPE (${name}|${line.split(/[{ ]/)[0]}) `))
+    }
   })
 })
