@@ -8,6 +8,7 @@
 import { parseNodeConfig } from '../src/node/config'
 import { reportOption, startServer } from '../src/node'
 import { keyFingerprint } from '../src/core/identity'
+import type { RequestLog } from '../src/core/request-log'
 import { DEMO_KEYS, DEMO_LEGACY_KEYS, startSimulatorServer } from '../simulator'
 
 /** KEY_MAP of the demo: both legacy demo keys stand for the all-accounts user key. */
@@ -30,7 +31,8 @@ function portTaken(err: unknown, setting: string, port: number, what: string): u
   )
 }
 
-export async function startDemo(env: Record<string, string | undefined>) {
+/** `log`: where request lines go (JSON on stdout unless given). */
+export async function startDemo(env: Record<string, string | undefined>, log?: RequestLog) {
   const host = env['HOST'] || '127.0.0.1'
   const simPort = Number(env['SIM_PORT'] || 8788)
   const simulator = await startSimulatorServer({ port: simPort, hostname: host }).catch(
@@ -44,12 +46,11 @@ export async function startDemo(env: Record<string, string | undefined>) {
     ALLOW_HTTP: 'true',
     KEY_MAP: env['KEY_MAP'] || (await demoKeyMap()),
   })
-  const bridge = await startServer(config, undefined, reportOption(env['REPORT_FILE'])).catch(
-    async (err: unknown) => {
-      await simulator.close()
-      throw portTaken(err, 'PORT', config.port, 'v2bridge')
-    }
-  )
+  const options = { ...reportOption(env['REPORT_FILE']), ...(log ? { log } : {}) }
+  const bridge = await startServer(config, undefined, options).catch(async (err: unknown) => {
+    await simulator.close()
+    throw portTaken(err, 'PORT', config.port, 'v2bridge')
+  })
   const banner = `NerdGraph simulator  ${simulator.url}/graphql
 v2 stand-in          ${simulator.url}/v2 (kept alerts endpoints, forwarded to by v2bridge)
 v2bridge             ${bridge.url}/v2

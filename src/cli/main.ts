@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util'
 import { nerdgraphUrls, ConfigError } from '../core/config'
+import type { RequestLog } from '../core/request-log'
 import { parseNodeConfig, plainHttpLine } from '../node/config'
 import { reportOption, startServer } from '../node'
 import { doctor, Unreachable } from './doctor'
@@ -16,9 +17,14 @@ export interface Io {
   env: Record<string, string | undefined>
   /** Where NerdGraph requests go (tests pass the simulator's). */
   fetch?: typeof fetch
+  /** Where `serve` and `demo` write request lines (JSON on stdout unless given; tests keep them). */
+  log?: RequestLog
   /** Starts the demo (scripts/demo-server.ts). The simulator lives outside src/, so the entry that
    * runs the command (bin/v2bridge.js, or a test) hands it in; without it `demo` is unavailable. */
-  startDemo?: (env: Record<string, string | undefined>) => Promise<{
+  startDemo?: (
+    env: Record<string, string | undefined>,
+    log?: RequestLog
+  ) => Promise<{
     banner: string
     bridge: Running
     close(): Promise<void>
@@ -107,7 +113,10 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
   if (command === 'serve') {
     try {
       const config = parseNodeConfig(io.env)
-      const server = await startServer(config, io.fetch, reportOption(io.env['REPORT_FILE']))
+      const server = await startServer(config, io.fetch, {
+        ...reportOption(io.env['REPORT_FILE']),
+        ...(io.log ? { log: io.log } : {}),
+      })
       io.out(`v2bridge on ${server.url}/v2`)
       io.out(plainHttpLine(config))
       return server
@@ -120,7 +129,7 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
     if (!io.startDemo) return fail(io, 'demo needs the simulator, which this install does not have')
     let demo
     try {
-      demo = await io.startDemo(io.env)
+      demo = await io.startDemo(io.env, io.log)
     } catch (err) {
       // A taken port (scripts/demo-server.ts) is one line naming the setting, not a stack.
       if ((err as Error | undefined)?.name === 'DemoPortTaken')

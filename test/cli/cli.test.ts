@@ -18,8 +18,17 @@ function io(env: Record<string, string> = {}) {
     bodies.push(await req.clone().text())
     return sim.fetch(req)
   }) as typeof globalThis.fetch
-  const value: Io = { out: (l) => out.push(l), err: (l) => err.push(l), env, fetch, startDemo }
-  return { io: value, sim, bodies, out, err, text: () => out.join('\n') }
+  // Request lines of `serve` and `demo` stay in the test, not on its output.
+  const log: Record<string, unknown>[] = []
+  const value: Io = {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    env,
+    fetch,
+    startDemo,
+    log: (line) => log.push(line),
+  }
+  return { io: value, sim, bodies, out, err, log, text: () => out.join('\n') }
 }
 
 const running: Running[] = []
@@ -137,6 +146,11 @@ describe('v2bridge serve and demo', () => {
       headers: { 'X-Api-Key': DEMO_KEYS.all },
     })
     expect(res.status).toBe(200)
+    // The request line went where the caller said (issue 25, item 7: a test run prints none).
+    await new Promise((done) => setTimeout(done, 50))
+    expect(t.log.some((l) => l['path'] === '/v2/applications.json' && l['status'] === 200)).toBe(
+      true
+    )
   })
 
   it('demo starts v2bridge in front of the simulator and prints the demo keys', async () => {
