@@ -386,8 +386,12 @@ function logContext(c: Context<Env>) {
 /**
  * A POST on a served read path that has no create reads as the GET it stands for (issue 23, item 2:
  * hubot-newrelic2 sends every call as POST with a form body): it goes on as a GET whose body is read
- * as a GET body is (`getBody`, src/http/params.ts). Rows marked `postReads` route POST themselves.
+ * as a GET body is (src/http/params.ts). Rows marked `postReads` route POST themselves.
  */
+/** The body of a POST read on as a GET (`withPostReads`), by the GET request that stands for it:
+ * the bindings stay the same object, so nothing keyed by them (settings) is read again. */
+const postedBodies = new WeakMap<Request, ReadableStream<Uint8Array> | null>()
+
 function withPostReads<A extends Hono<Env>>(app: A, operationOf: OperationRouter): A {
   const fetch = app.fetch
   app.fetch = (req, env, ctx) => {
@@ -395,7 +399,8 @@ function withPostReads<A extends Hono<Env>>(app: A, operationOf: OperationRouter
     const { row } = operationOf('POST', pathWithoutFormat(urlOf(req).pathname))
     if (!row || row.method !== 'GET' || row.postReads) return fetch(req, env, ctx)
     const read = new Request(req.url, { method: 'GET', headers: req.headers, signal: req.signal })
-    return fetch(read, { ...(env as Bindings), getBody: () => req.body }, ctx)
+    postedBodies.set(read, req.body)
+    return fetch(read, env, ctx)
   }
   return app
 }
@@ -415,7 +420,12 @@ async function bodyParams(
   env: Bindings | undefined,
   limit: number
 ): Promise<[string, string][]> {
-  const stream = req.method === 'GET' || req.method === 'HEAD' ? env?.getBody?.() : req.body
+  const stream =
+    req.method === 'GET' || req.method === 'HEAD'
+      ? postedBodies.has(req)
+        ? postedBodies.get(req)
+        : env?.getBody?.()
+      : req.body
   if (stream) checkEncoding(req.headers)
   const text = await readCapped(stream, limit, req.headers.get('content-length'))
   return paramsFromBody(text, req.headers.get('content-type') ?? undefined)

@@ -35,7 +35,8 @@ import { resolveDocuments } from '../src/entities/resolve'
 import { doctorDocuments } from '../src/cli/doctor-documents'
 import { SCHEMA_SDL } from '../simulator'
 import { realSchema } from './helpers/real-schema'
-import { accountsDocument } from '../src/entities/accounts'
+import { accountsDocument, keyAccountDocument } from '../src/entities/accounts'
+import { labelSearchDocument, taggingDocument } from '../src/resources/labels/documents'
 import { detailsPart } from '../src/entities/entity-details'
 import {
   detailSelection,
@@ -58,6 +59,10 @@ import { usersDocument } from '../src/resources/users/users'
 
 export const sentDocuments: Record<string, string> = {
   accounts: accountsDocument,
+  keyAccount: keyAccountDocument,
+  labelSearch: labelSearchDocument,
+  addLabel: taggingDocument('add', 2),
+  deleteLabel: taggingDocument('delete', 2),
   list0: listApplicationsDocument(0),
   list1: listApplicationsDocument(1),
   list3: listApplicationsDocument(3),

@@ -134,21 +134,6 @@ export async function resolveApplication(
 /** IDs one search resolves: a search page holds 200 entities (src/entities/search-pages.ts). */
 const idsPerSearch = 200
 
-const findEntitiesDocument = gql`
-  query FindEntities($query: String!) {
-    actor {
-      entitySearch(query: $query) {
-        results {
-          entities {
-            guid
-            accountId
-          }
-        }
-      }
-    }
-  }
-`
-
 /**
  * The applications behind several v2 IDs, in their order, with one search per 200 IDs not yet
  * known (`domainId IN (…)`), not one per ID: a write naming hundreds of applications costs a few
@@ -174,7 +159,7 @@ export async function resolveApplications(
     const query = `domainId IN ${quoteList(chunk)} AND domain = 'APM' AND type = 'APPLICATION'`
     const { data } = await c
       .get('nerdgraph')
-      .query<FindEntityData>(findEntitiesDocument, { query }, { lookup: true })
+      .query<FindEntityData>(findEntityDocument, { query }, { lookup: true })
     for (const e of data.actor.entitySearch?.results.entities ?? []) {
       const appId = Number(decodeGuid(e.guid)?.domainId)
       if (!chunk.includes(appId)) continue

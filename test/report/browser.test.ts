@@ -3,21 +3,13 @@
  * the key typed into the page (kept in the tab, sent as a header, never in a URL), the summary
  * first and each operation collapsed. Skips, saying so, where no Chromium is installed.
  */
-import { existsSync, mkdirSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import puppeteer, { type Browser, type Page } from 'puppeteer-core'
+import { mkdirSync } from 'node:fs'
+import type { Browser, Page } from 'puppeteer-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseConfig } from '../../src/core/config'
 import { startServer, type NodeServer } from '../../src/node'
 import { DEMO_KEYS, startSimulatorServer, type SimulatorServer } from '../../simulator'
-
-const chromium = [process.env['CHROMIUM_PATH'], '/usr/bin/chromium', '/usr/bin/chromium-browser']
-  .filter((p): p is string => Boolean(p))
-  .find((p) => existsSync(p))
-if (!chromium)
-  console.warn('skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)')
-
-const artifacts = fileURLToPath(new URL('../artifacts/', import.meta.url))
+import { artifacts, chromium, launchChromium } from '../helpers/chromium'
 
 describe.skipIf(!chromium)('the migration report page in Chromium', () => {
   let sim: SimulatorServer
@@ -40,11 +32,7 @@ describe.skipIf(!chromium)('the migration report page in Chromium', () => {
       headers,
     })
     await fetch(`${bridge.url}/v2/plugins.json`, { headers })
-    browser = await puppeteer.launch({
-      executablePath: chromium!,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    })
+    browser = await launchChromium()
     page = await browser.newPage()
     await page.setViewport({ width: 1280, height: 900 })
     page.on('request', (req) => {
