@@ -34,7 +34,7 @@ import {
   type RequestLog,
 } from './core/request-log'
 import { contentType } from './core/prometheus'
-import { createTelemetry } from './upstream/telemetry'
+import type { QueueState, Telemetry } from './upstream/telemetry'
 import type { RetryClock } from './upstream/retry'
 import { createUpstreamLimits, type LimitSettings } from './upstream/limits'
 import { rateUsage } from './http/rate-usage'
@@ -93,8 +93,20 @@ export interface AppOptions {
   /** Node: whether the socket's peer is a trusted proxy (src/node/trusted-proxies.ts); without it,
    * `X-Forwarded-*` never count. */
   trustPeer?: TrustPeer
-  /** Whether `/metrics` answers when `METRICS` is unset: the Node entry says yes, Workers no. */
-  metricsByDefault?: boolean
+  /** The counters behind `/metrics` (src/upstream/telemetry.ts `createTelemetry`): the Node entry
+   * passes them. Without them (Workers) nothing is counted and there is no `/metrics`: each isolate
+   * would only count its own share of the calls; Workers Logs and Cloudflare's analytics see them all. */
+  telemetry?: (queue: () => QueueState) => Telemetry
+}
+
+/** Counts nothing: the Worker's telemetry (see `AppOptions.telemetry`). */
+const uncounted: Telemetry = {
+  request() {},
+  upstreamAttempt() {},
+  upstreamRetry() {},
+  upstreamFault() {},
+  cacheLookup() {},
+  render: () => '',
 }
 
 const configByBindings = new WeakMap<object, Config>()
@@ -123,7 +135,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   })
   // Per app instance: one caller's queue or in-flight request never touches another app's.
   const limits = createUpstreamLimits(options.limits)
-  const telemetry = createTelemetry(() => limits.snapshot())
+  const telemetry = options.telemetry?.(() => limits.snapshot()) ?? uncounted
   const caches = new CacheRegistry(telemetry.cacheLookup)
   const operationOf = operationRouter(options.operations)
   const fingerprint = options.fingerprint ?? keyFingerprint
@@ -148,15 +160,16 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   }
 
   app.route('/', healthRoutes(options.config))
-  app.get('/metrics', (c) => {
-    const config = options.config ?? configFrom(c.env)
-    if (!(config.metrics ?? options.metricsByDefault ?? false))
-      return render('json', { error: { title: titles.notFound } }, 404)
-    return c.body(telemetry.render() + (options.moreMetrics?.() ?? ''), 200, {
-      'Content-Type': contentType,
-      'Cache-Control': 'no-store',
+  if (options.telemetry)
+    app.get('/metrics', (c) => {
+      const config = options.config ?? configFrom(c.env)
+      if (config.metrics === false)
+        return render('json', { error: { title: titles.notFound } }, 404)
+      return c.body(telemetry.render() + (options.moreMetrics?.() ?? ''), 200, {
+        'Content-Type': contentType,
+        'Cache-Control': 'no-store',
+      })
     })
-  })
   app.use(async (c, next) => {
     const started = Date.now()
     const requestId = requestIdFrom(c.req.header('x-request-id'))

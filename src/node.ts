@@ -11,6 +11,7 @@ import { createApp, type AppOptions } from './app'
 import { ConfigError, type Config } from './core/config'
 import { nodeDefaults, parseNodeConfig, plainHttpLine, type NodeSettings } from './node/config'
 import { processMetrics } from './node/process-metrics'
+import { createTelemetry } from './upstream/telemetry'
 import { nodeBodyDigest, nodeFingerprint } from './node/fingerprint'
 import {
   applyServerLimits,
@@ -47,7 +48,7 @@ export function startServer(
     files: staticFiles,
     trustPeer: (peer) => isTrusted(peer, config.trustedProxies ?? nodeDefaults.trustedProxies),
     bodyDigest: nodeBodyDigest,
-    metricsByDefault: true,
+    telemetry: createTelemetry,
     moreMetrics: processMetrics(),
     ...options,
     log: afterResponse(options.log),

@@ -27,8 +27,6 @@ export interface Bindings {
   /** Durable Object namespace of the migration report (optional; src/report/durable.ts). */
   REPORTS?: ReportNamespace
   LOG_LEVEL?: string
-  /** `true` serves `/metrics` from this isolate (off by default on Workers). */
-  METRICS?: string
   V2_URL?: string
   V2_FORWARDING?: string
   /** Workers static assets (wrangler.toml `[assets]`): the static files (src/http/static-files.ts). */

@@ -1,7 +1,7 @@
 /**
  * @module upstream/telemetry
- * What `GET /metrics` reports, per app instance (per isolate on Workers, where it is off unless
- * `METRICS=true`): requests by route template, method and status; request and NerdGraph latency;
+ * What `GET /metrics` reports on Node, per app instance (the Worker counts nothing: src/app.ts
+ * `AppOptions.telemetry`): requests by route template, method and status; request and NerdGraph latency;
  * NerdGraph requests, retries and faults by class (src/upstream/retry.ts `FaultKind`); cache hits and misses
  * per cache (src/core/caches.ts); the upstream queue. Labels are templates and fixed names only: never a
  * raw path, ID, name or key.

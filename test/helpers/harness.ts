@@ -1,5 +1,6 @@
 /** v2bridge wired to an in-process NerdGraph simulator: no sockets, real GraphQL, real NRQL. */
 import { createApp } from '../../src/app'
+import { createTelemetry } from '../../src/upstream/telemetry'
 import { parseConfig, type ConfigInput } from '../../src/core/config'
 import { staticFiles } from '../../src/explorer/static-content'
 import { DEMO_KEYS, createSimulator } from '../../simulator'
@@ -21,6 +22,7 @@ export function harness(settings: ConfigInput = {}) {
     fetch,
     log: (line) => log.push(line),
     files: staticFiles,
+    telemetry: createTelemetry,
     trustPeer: (peer) => isTrusted(peer, trustedProxies), // requests without a peer are Worker-like
   })
   /** GET a v2 path with a key (the all-accounts demo key unless given). */
