@@ -1,7 +1,7 @@
 /**
  * A publishable package (issue 25, item 3): `npm pack` builds it (`prepack`), and installed from the
- * tarball into an empty folder, with runtime dependencies only, `v2bridge --help`, `doctor` and
- * `serve` work there, with no clone and no dev dependency.
+ * tarball into an empty folder, with runtime dependencies only, `v2bridge --help`, `doctor`, `serve`
+ * and `doctor --bridge` against that server work there, with no clone and no dev dependency.
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -93,10 +93,16 @@ describe('the package, installed from its tarball into an empty folder', () => {
     expect(doctor.code, doctor.out).toBe(0)
   })
 
-  it('serves v2 calls with v2bridge serve', async () => {
+  it('serves v2 calls with v2bridge serve, and doctor --bridge checks it', async () => {
     const child = spawn(bin, ['serve'], {
       cwd: join(work, 'app'),
-      env: { ...clean, PORT: '0', NERDGRAPH_URL: `${sim.url}/graphql`, ALLOW_HTTP: 'true' },
+      env: {
+        ...clean,
+        PORT: '0',
+        NERDGRAPH_URL: `${sim.url}/graphql`,
+        V2_URL: `${sim.url}/v2`,
+        ALLOW_HTTP: 'true',
+      },
     })
     try {
       const url = await new Promise<string>((resolve, reject) => {
@@ -112,6 +118,10 @@ describe('the package, installed from its tarball into an empty folder', () => {
         headers: { 'X-Api-Key': DEMO_KEYS.all },
       })
       expect(res.status).toBe(200)
+      // The deployed-bridge check a user runs next (issue 25, item 4), from the same empty folder.
+      const checked = await run(['doctor', '--bridge', url, '--key', DEMO_KEYS.all])
+      expect(checked.code, checked.out).toBe(0)
+      expect(checked.out).toContain('core read path (applications and metric data): works')
     } finally {
       child.kill('SIGTERM')
     }

@@ -75,6 +75,14 @@ export async function doctor(o: DoctorOptions): Promise<DoctorReport> {
   const accounts = await post<AccountsData>(o, doctorAccountsDocument)
   const visible = accounts.data?.actor.accounts ?? []
   if (accounts.status >= 400 || !accounts.data) {
+    if (accounts.status === 404) {
+      // A v2bridge or v2 URL answers its own 404 to `POST` at its root: not NerdGraph.
+      say(
+        'fail',
+        `${o.endpoint} is not NerdGraph (HTTP 404); to check a deployed v2bridge use --bridge URL`
+      )
+      return { ok: false, lines }
+    }
     const why = accounts.errors[0]?.message ?? `HTTP ${accounts.status}`
     say('fail', `key rejected by NerdGraph (${why}); v2bridge needs a user key (NRAK-…)`)
     return { ok: false, lines }

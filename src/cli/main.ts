@@ -9,6 +9,7 @@ import type { RequestLog } from '../core/request-log'
 import { parseNodeConfig, plainHttpLine } from '../node/config'
 import { reportOption, startServer } from '../node'
 import { doctor, Unreachable } from './doctor'
+import { doctorBridge } from './doctor-bridge'
 import { explainUrl } from './explain'
 
 export interface Io {
@@ -40,6 +41,9 @@ export const usage = `usage: v2bridge <command> [options]
 
   doctor --key KEY [--region us|eu] [--account ID] [--nerdgraph-url URL]
       what this key can do through v2bridge (exit 0 when applications and metric data work)
+  doctor --bridge URL --key KEY
+      checks a deployed v2bridge: health, one read per resource family, the key's account and the
+      NRQL of a metric-data call (exit 0 when applications and metric data work, 2 when unreachable)
   explain 'V2_URL' [--key KEY] [--account ID] [--method GET] [--region us|eu] [--nerdgraph-url URL]
       the NerdGraph requests a v2 call becomes, without running it
   serve      v2bridge on PORT (same as npm start; settings from the environment)
@@ -52,6 +56,7 @@ const options = {
   region: { type: 'string' },
   account: { type: 'string' },
   'nerdgraph-url': { type: 'string' },
+  bridge: { type: 'string' },
   method: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -83,7 +88,9 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
     if (!key) return fail(io, 'doctor needs --key (a NerdGraph user key, NRAK-…)')
     let report
     try {
-      report = await doctor({ key, endpoint, ...(account ? { account } : {}), ...fetchOption })
+      report = v.bridge
+        ? await doctorBridge({ key, bridge: v.bridge, ...fetchOption })
+        : await doctor({ key, endpoint, ...(account ? { account } : {}), ...fetchOption })
     } catch (err) {
       if (err instanceof Unreachable) return fail(io, err.message)
       throw err
