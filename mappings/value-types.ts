@@ -48,6 +48,17 @@ export const formulas = {
 
 export type FormulaName = keyof typeof formulas
 
+/** Each formula written as one NRQL expression over `input`'s NRQL, for people to paste (explain's
+ * readable NRQL, src/resources/metrics/readable.ts); v2bridge itself computes the formulas above.
+ * `pow(x, 0.5)` is the square root (New Relic docs "NRQL math using SELECT": `pow`). */
+export const formulaNrql: Record<FormulaName, (input: (name: InputName) => string) => string> = {
+  apdexCount: (i) => `${i('count')} + ${i('total')} + ${i('totalExclusive')}`,
+  apdexScore: (i) =>
+    `(${i('count')} + ${i('total')} / 2) / (${i('count')} + ${i('total')} + ${i('totalExclusive')})`,
+  standardDeviationMs: (i) =>
+    `pow(${i('sumOfSquares')} / ${i('count')} - pow(${i('total')} / ${i('count')}, 2), 0.5) * 1000`,
+}
+
 export type ValueDefinition =
   | { readonly nrql: string; readonly count?: true; readonly inNames?: false }
   | {

@@ -41,9 +41,20 @@ export function parseDuration(cursor: Cursor): Duration {
   return { amount, unit: UNITS[cursor.next().value.toUpperCase()] as TimeUnit }
 }
 
-/** `<epoch ms>` | `<N> <unit> AGO` | `NOW` */
+/** An ISO 8601 date-time string with its zone, as New Relic docs "Set a query's time range" write
+ * them (`'2023-12-20T00:04Z'`, `'2023-12-20T00:04:59Z'`, `'2023-12-20T00:04:59+01:00'`). */
+const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/
+
+/** `<epoch ms>` | `'<ISO date-time>'` | `<N> <unit> AGO` | `NOW` */
 export function parseTimeSpec(cursor: Cursor): TimeSpec {
   if (cursor.acceptKeyword('NOW')) return { type: 'now' }
+  const token = cursor.peek()
+  if (token.kind === 'string') {
+    const ms = isoTime.test(token.value) ? Date.parse(token.value) : NaN
+    if (Number.isNaN(ms)) throw new NrqlError(`Invalid time '${token.value}'`)
+    cursor.next()
+    return { type: 'epoch', ms }
+  }
   if (atUnit(cursor, 1)) {
     const { amount, unit } = parseDuration(cursor)
     cursor.expectKeyword('AGO')

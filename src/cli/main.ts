@@ -45,7 +45,9 @@ export const usage = `usage: v2bridge <command> [options]
       checks a deployed v2bridge: health, one read per resource family, the key's account and the
       NRQL of a metric-data call (exit 0 when applications and metric data work, 2 when unreachable)
   explain 'V2_URL' [--key KEY] [--account ID] [--method GET] [--region us|eu] [--nerdgraph-url URL]
-      the NerdGraph requests a v2 call becomes, without running it
+          [--format json|nrql]
+      the NerdGraph requests a v2 call becomes, without running it (nrql: its NRQL for people, one
+      query a line, for the query builder or a script)
   serve      v2bridge on PORT (same as npm start; settings from the environment)
   demo       v2bridge in front of the built-in NerdGraph simulator
 
@@ -58,6 +60,7 @@ const options = {
   'nerdgraph-url': { type: 'string' },
   bridge: { type: 'string' },
   method: { type: 'string' },
+  format: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -114,8 +117,16 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
         io,
         "this URL needs a lookup of the application's account: pass --key, or --account ID"
       )
-    ;(result.status === 200 ? io.out : io.err)(result.text)
-    return result.status === 200 ? 0 : 1
+    const format = v.format ?? 'json'
+    if (format !== 'json' && format !== 'nrql') return fail(io, '--format is json or nrql')
+    if (result.status !== 200 || format === 'json') {
+      ;(result.status === 200 ? io.out : io.err)(result.text)
+      return result.status === 200 ? 0 : 1
+    }
+    const lines = nrqlLines(result.text)
+    if (!lines.length) return fail(io, 'this call sends no NRQL (explain shows its documents)')
+    for (const line of lines) io.out(line)
+    return 0
   }
   if (command === 'serve') {
     try {
@@ -147,6 +158,14 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
     return { url: demo.bridge.url, close: demo.close }
   }
   return fail(io, `unknown command ${command}\n\n${usage}`)
+}
+
+/** The readable NRQL of an explain answer, else the NRQL its documents send. */
+function nrqlLines(text: string): string[] {
+  const { explain } = JSON.parse(text) as {
+    explain: { readable_nrql?: string[]; nerdgraph?: { nrql: string[] }[] }
+  }
+  return explain.readable_nrql ?? (explain.nerdgraph ?? []).flatMap((d) => d.nrql)
 }
 
 function fail(io: Io, message: string): number {

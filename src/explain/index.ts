@@ -59,6 +59,7 @@ export function explainMode(
         region: config.region,
         v2Url: publicOr(config.v2Url, v2Urls, '$V2_URL'),
         fields: (await fieldTable(c))[fieldsKey(row)] ?? {},
+        readable: c.get('readable')?.() ?? [],
         forwardHeaders: [...allowlisted(c.req.raw.headers, forwardedHeaders.request)].map(
           ([name, value]): [string, string] => [
             name,

@@ -31,6 +31,8 @@ export interface ExplainInput {
   fields: FieldRows
   /** The headers a forwarded call would send (src/http/forward.ts), keys replaced by a placeholder. */
   forwardHeaders?: [string, string][]
+  /** The call as NRQL for people (src/resources/metrics/readable.ts), where a route writes it. */
+  readable?: readonly string[]
 }
 
 /** Every NRQL string of a request: variables declared `Nrql` and NRQL written into the document. */
@@ -113,6 +115,7 @@ export function explainBody(input: ExplainInput): Record<string, unknown> {
       request,
       lookups: input.sent.filter((s) => s.lookup).map((s) => describe(s, input.endpoint, false)),
       nerdgraph: input.sent.filter((s) => !s.lookup).map((s) => describe(s, input.endpoint, true)),
+      ...(input.readable?.length ? { readable_nrql: input.readable } : {}),
       fields: input.fields,
     },
   }

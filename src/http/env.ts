@@ -66,6 +66,9 @@ export interface Variables {
   nerdgraph: NerdGraph
   /** Documents this request sent or, in explain mode, would send (src/upstream/explain-client.ts). */
   sent: SentDocument[]
+  /** The call as NRQL for people, where a route can write it (src/resources/metrics/readable.ts);
+   * explain shows it. Set as a function: only explain pays for it. */
+  readable?: () => string[]
   stats: RequestStats
   /** This app's caches, each defined by the module that uses it (src/core/cache.ts). */
   caches: CacheRegistry

@@ -19,11 +19,9 @@ function io(env: Record<string, string> = {}) {
 }
 
 let demo: Running
-let simulator: string
 beforeAll(async () => {
   const t = io({ PORT: '0', SIM_PORT: '0' })
   demo = (await main(['demo'], t.io)) as Running
-  simulator = /NerdGraph simulator +(\S+)\/graphql/.exec(t.text())![1]!
 })
 afterAll(() => demo.close())
 

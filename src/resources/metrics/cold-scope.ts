@@ -28,6 +28,7 @@ import {
 } from '../../entities/topology'
 import { metricDataDocument, type MetricDataData } from './documents'
 import { namesPerQuery, planMetricData, type MetricDataRequest, type MetricScope } from './plan'
+import { readableFor } from './readable'
 import { toV2MetricData } from './reshape'
 
 export type Split = 'host' | 'instance'
@@ -81,6 +82,7 @@ export async function coldMetricData(
     guid: app.guid,
     facetBy: splits[split].facetBy,
   }
+  readableFor(c, request, scope)
   const plan = planMetricData(request, scope, null)
   const document = metricDataDocument(plan.nrql.length, plan.knownNrql.length, true)
   const members = membersNrql({ guid: app.guid }, membershipWindow(Date.now()))

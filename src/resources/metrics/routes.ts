@@ -11,6 +11,7 @@ import type { MetricDataData } from './documents'
 import { cachedMetricNames, listMetricNames, namesPageSize, toV2MetricNames } from './names'
 import { coldMetricData, coldTarget } from './cold-scope'
 import { planMetricData, type MetricDataRequest, type MetricScope } from './plan'
+import { readableFor } from './readable'
 import { metricDataRequest, metricNamesRequest } from './request'
 import { toV2MetricData } from './reshape'
 import { applicationScope, hostScope, instanceScope } from './scope'
@@ -55,6 +56,7 @@ for (const [base, scopeOf, split] of scopes) {
 const appIdOf = (c: Context<Env>) => pathId(c.req.param('id'), titles.noApplication)
 
 async function metricData(c: Context<Env>, request: MetricDataRequest, scope: MetricScope) {
+  readableFor(c, request, scope)
   const plan = planMetricData(request, scope, cachedMetricNames(c, scope))
   const { data } = await queryApplication<MetricDataData>(c, plan.document, plan.variables)
   return toV2MetricData(plan, data)
@@ -86,7 +88,9 @@ metrics.on(read, '/mobile_applications/:id/metrics/data', async (c) => {
   const single = params.get('name')
   if (params.list('names').length === 0 && single) params.add('names[]', single)
   const request = metricDataRequest(params, Date.now())
-  const plan = planMetricData(request, await scope(c))
+  const mobile = await scope(c)
+  readableFor(c, request, mobile)
+  const plan = planMetricData(request, mobile)
   const { data } = await queryOwned<MetricDataData>(
     c,
     mobileKind.notFound,
