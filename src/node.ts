@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url'
 import type { TLSSocket } from 'node:tls'
 import { createApp, type AppOptions } from './app'
 import { ConfigError, type Config } from './core/config'
-import { nodeDefaults, parseNodeConfig, plainHttpLine, type NodeSettings } from './node/config'
+import { nodeDefaults, parseNodeConfig, type NodeSettings } from './node/config'
 import { processMetrics } from './node/process-metrics'
 import { createTelemetry } from './upstream/telemetry'
 import { nodeBodyDigest, nodeFingerprint } from './node/fingerprint'
@@ -24,6 +24,7 @@ import { isTrusted } from './node/trusted-proxies'
 import { titles } from './core/errors'
 import type { RequestLog } from './core/request-log'
 import { drainOnSignals } from './node/shutdown'
+import { printLine, startLine } from './node/lifecycle'
 import { fileStore } from './report/file-store'
 import { staticFiles } from './explorer/static-content'
 import { nodeTransport } from './node/transport'
@@ -172,8 +173,7 @@ if (isMain) {
     const config = parseNodeConfig(process.env)
     const server = await startServer(config, undefined, reportOption(process.env['REPORT_FILE']))
     void drainOnSignals(server.http, { graceMs: config.shutdownGraceMs })
-    console.log(`v2bridge on ${server.url}/v2 → ${config.nerdgraphUrl}`)
-    console.log(plainHttpLine(config))
+    printLine(startLine(server.url, config))
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message)

@@ -57,6 +57,13 @@ function load(url: string, n: number) {
   return { sent: Promise.all(sent), answers }
 }
 
+/** The JSON lines a child wrote on stdout. */
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+
 async function graphqlRequests(): Promise<number> {
   const res = await fetch(`${sim.url}/_sim/stats`)
   return ((await res.json()) as { graphqlRequests: number }).graphqlRequests
@@ -83,7 +90,7 @@ describe('the Node server on SIGTERM', () => {
       // accept queue at SIGTERM was never received, and is not what this test is about.)
       await until(async () => (await graphqlRequests()) >= before + 9)
       server.child.kill('SIGTERM')
-      await until(async () => server.stderr().includes('SIGTERM'))
+      await until(async () => server.stdout().includes('"event":"stopping"'))
       const late = await fetch(`${server.url}/healthz`).then(
         (r) => r.status,
         (err: Error) => (err.cause as { code?: string }).code
@@ -93,13 +100,20 @@ describe('the Node server on SIGTERM', () => {
       expect(results.every((r) => Array.isArray(r.body.applications))).toBe(true)
       expect(late).toBe('ECONNREFUSED')
       expect(await server.exited).toBe(0)
-      expect(server.stderr()).toContain('v2bridge: stopped')
+      expect(lines(server.stdout()).map((l) => l['event'])).toEqual(
+        expect.arrayContaining(['start', 'stopping', 'stopped'])
+      )
+      expect(lines(server.stdout()).find((l) => l['event'] === 'stopping')).toMatchObject({
+        level: 'info',
+        signal: 'SIGTERM',
+        graceMs: 60000,
+      })
     } finally {
       await setFaults({})
     }
   })
 
-  it('cuts what is still running after SHUTDOWN_GRACE_MS and exits 1', async () => {
+  it('answers what is still running after SHUTDOWN_GRACE_MS a v2-shaped 503, then exits 1', async () => {
     await setFaults({ latencyMs: 5_000 })
     try {
       const server = await start({ SHUTDOWN_GRACE_MS: '300' })
@@ -111,8 +125,15 @@ describe('the Node server on SIGTERM', () => {
       server.child.kill('SIGINT')
       expect(await server.exited).toBe(1)
       expect(Date.now() - signalled).toBeLessThan(3_000)
-      expect((await Promise.all(answers)).map((r) => r.status)).toEqual([0, 0])
-      expect(server.stderr()).toContain('grace period over')
+      const results = await Promise.all(answers)
+      expect(results.map((r) => r.status)).toEqual([503, 503])
+      expect(results[0]!.body).toEqual({
+        error: { title: 'v2bridge is restarting and did not finish this request: retry it' },
+      })
+      expect(lines(server.stdout()).find((l) => l['event'] === 'grace-over')).toMatchObject({
+        level: 'warn',
+        answered503: 2,
+      })
     } finally {
       await setFaults({})
     }

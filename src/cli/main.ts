@@ -6,7 +6,8 @@
 import { parseArgs } from 'node:util'
 import { nerdgraphUrls, ConfigError } from '../core/config'
 import type { RequestLog } from '../core/request-log'
-import { parseNodeConfig, plainHttpLine } from '../node/config'
+import { parseNodeConfig } from '../node/config'
+import { startLine } from '../node/lifecycle'
 import { reportOption, startServer } from '../node'
 import { doctor, Unreachable } from './doctor'
 import { doctorBridge } from './doctor-bridge'
@@ -135,8 +136,7 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
         ...reportOption(io.env['REPORT_FILE']),
         ...(io.log ? { log: io.log } : {}),
       })
-      io.out(`v2bridge on ${server.url}/v2`)
-      io.out(plainHttpLine(config))
+      io.out(JSON.stringify(startLine(server.url, config)))
       return server
     } catch (err) {
       if (err instanceof ConfigError) return fail(io, err.message)

@@ -4,17 +4,28 @@
  * finish within a bound, then exit 0. Answers written from then on say `Connection: close`; a
  * keep-alive connection is closed as soon as it is idle, and a connection that has not sent its first
  * request yet gets `firstRequestMs` to do so (http.Server#close would cut it at once, which loses a
- * request a client has already sent). After the bound the remaining connections are cut: exit 1.
+ * request a client has already sent). After the bound, a request still waiting for its answer gets a
+ * v2-shaped 503 (a write's says it may have happened), then the connections are cut: exit 1.
+ * Each event is one JSON line on stdout, like the request lines (src/core/request-log.ts).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { Server as NetServer, type Socket } from 'node:net'
+import { lifecycleLine, printLine, type LifecycleLine } from './lifecycle'
+
+/** The 503 of a request the grace period cut (v2's error shape). A write may have reached
+ * NerdGraph before the cut: its title says so, as every unconfirmed write's does. */
+export const cutTitles = {
+  read: 'v2bridge is restarting and did not finish this request: retry it',
+  write:
+    'v2bridge is restarting and did not finish this request, whose change may have been applied: check before retrying',
+} as const
 
 export interface DrainOptions {
   graceMs: number
   /** How long a connection that has not sent a request yet may take to send one (default 3 s). */
   firstRequestMs?: number
-  /** One line per event (stderr by default). */
-  say?: (line: string) => void
+  /** One line per event (JSON on stdout by default). */
+  say?: (line: LifecycleLine) => void
   exit?: (code: number) => void
   signals?: readonly NodeJS.Signals[]
 }
@@ -26,7 +37,7 @@ interface Connection {
 
 /** Closes `server` gracefully on the first of `signals`; resolves with the exit code it used. */
 export function drainOnSignals(server: Server, options: DrainOptions): Promise<number> {
-  const say = options.say ?? ((line: string) => console.error(line))
+  const say = options.say ?? printLine
   const exit = options.exit ?? ((code: number) => process.exit(code))
   const signals = options.signals ?? ['SIGTERM', 'SIGINT']
   const firstRequestMs = options.firstRequestMs ?? 3_000
@@ -64,24 +75,62 @@ export function drainOnSignals(server: Server, options: DrainOptions): Promise<n
     const onSignal = (signal: NodeJS.Signals) => {
       if (drainingSince !== undefined) return
       drainingSince = Date.now()
-      say(`v2bridge: ${signal}, finishing requests in flight (at most ${options.graceMs} ms)`)
+      say(
+        lifecycleLine('info', 'stopping', `${signal}: finishing requests in flight`, {
+          signal,
+          graceMs: options.graceMs,
+        })
+      )
       for (const c of connections.values())
         for (const res of c.open) if (!res.headersSent) res.setHeader('Connection', 'close')
       const sweeper = setInterval(sweep, 25)
       const cut = setTimeout(() => {
-        say(`v2bridge: grace period over, cutting ${connections.size} connection(s)`)
-        for (const socket of connections.keys()) socket.destroy()
         clearInterval(sweeper)
-        finish(1)
+        const answered = [...connections.values()].flatMap((c) =>
+          [...c.open].filter((res) => !res.headersSent).map(unavailable)
+        )
+        say(
+          lifecycleLine('warn', 'grace-over', 'grace period over: cutting the connections left', {
+            connections: connections.size,
+            answered503: answered.length,
+          })
+        )
+        // The 503s leave first (at most a second), then every connection is cut.
+        const flushed = Promise.all(answered)
+        const limit = new Promise((done) => setTimeout(done, 1_000).unref())
+        void Promise.race([flushed, limit]).then(() => {
+          for (const socket of connections.keys()) socket.destroy()
+          finish(1)
+        })
       }, options.graceMs)
       // net.Server#close: stop listening, called back once every connection has ended.
       NetServer.prototype.close.call(server, () => {
         clearInterval(sweeper)
         clearTimeout(cut)
-        say('v2bridge: stopped')
+        say(lifecycleLine('info', 'stopped', 'every request in flight answered'))
         finish(0)
       })
     }
     for (const s of signals) process.on(s, onSignal)
+  })
+}
+
+/** Answers a cut request with its 503 and `Connection: close`; resolves once it is written. The
+ * app's own answer, should it come later, finds the response finished and is dropped. */
+function unavailable(res: ServerResponse): Promise<void> {
+  const write = !['GET', 'HEAD', 'OPTIONS'].includes(res.req.method ?? 'GET')
+  const body = JSON.stringify({ error: { title: write ? cutTitles.write : cutTitles.read } })
+  return new Promise((done) => {
+    res.writeHead(503, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+      'Retry-After': '5',
+    })
+    res.end(body, () => done())
+    // Whatever the app writes later goes nowhere.
+    res.writeHead = () => res
+    res.write = () => true
+    res.end = () => res
   })
 }

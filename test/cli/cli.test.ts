@@ -139,9 +139,17 @@ describe('v2bridge serve and demo', () => {
     const t = io({ PORT: '0', NERDGRAPH_URL: `${sim.url}/graphql`, ALLOW_HTTP: 'true' })
     const server = (await main(['serve'], t.io)) as Running
     running.push(server)
-    expect(t.text()).toBe(
-      `v2bridge on ${server.url}/v2\nplain HTTP: accepted (ALLOW_HTTP), for local use only`
-    )
+    // One JSON start line on the request lines' stream (issue 25, item 5).
+    expect(t.out).toHaveLength(1)
+    expect(JSON.parse(t.out[0]!)).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      level: 'info',
+      event: 'start',
+      message: `v2bridge on ${server.url}/v2 → ${sim.url}/graphql`,
+      url: server.url,
+      nerdgraph: `${sim.url}/graphql`,
+      plainHttp: 'plain HTTP: accepted (ALLOW_HTTP), for local use only',
+    })
     const res = await fetch(`${server.url}/v2/applications.json?filter[name]=Checkout`, {
       headers: { 'X-Api-Key': DEMO_KEYS.all },
     })
