@@ -12,6 +12,7 @@ export {
   type SimulatorServerOptions,
 } from './node-server'
 export type { FaultConfig } from './server/limits'
+export type { Perturbation, V2Switches } from './v2/perturb'
 export type { SimStats } from './graphql/stats'
 export { SCHEMA_SDL } from './graphql/schema'
 

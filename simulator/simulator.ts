@@ -5,11 +5,15 @@ import { DEFAULT_SEED, type Dataset } from './data/dataset'
 import { createStats, type SimStats } from './graphql/stats'
 import { createSimulatorApp } from './server/app'
 import { createConcurrency, createFaults } from './server/limits'
+import { initV2Switches, v2SwitchesOf, type V2Switches } from './v2/perturb'
 
 export interface SimulatorOptions {
   seed?: number
   /** Clock in epoch ms; defaults to Date.now. */
   now?: () => number
+  /** The v2 stand-in's switches at start-up (and after reset): one perturbation in every 2xx answer,
+   * and noise on values over windows ending now (README "v2 stand-in"). */
+  v2?: Partial<V2Switches>
 }
 
 export interface Simulator {
@@ -25,6 +29,7 @@ export interface Simulator {
 export function createSimulator(opts: SimulatorOptions = {}): Simulator {
   const seed = opts.seed ?? DEFAULT_SEED
   const dataset = createDataset(seed, opts.now ?? Date.now)
+  initV2Switches(dataset, opts.v2)
   const stats = createStats()
   const faults = createFaults(seed)
   const app = createSimulatorApp({ dataset, stats, faults, concurrency: createConcurrency() })
@@ -37,6 +42,8 @@ export function createSimulator(opts: SimulatorOptions = {}): Simulator {
       faults.clear()
       dataset.reset()
       alertsOf(dataset).reset()
+      const v2 = v2SwitchesOf(dataset)
+      v2.current = { ...v2.initial }
     },
   }
 }

@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import * as z from 'zod'
 import { alertsOf } from '../data/alerts/state'
 import { MINUTE } from '../data/apm/timeslices'
+import { PERTURBATIONS, v2SwitchesOf } from '../v2/perturb'
 import { FaultSchema } from './limits'
 import type { SimulatorServices } from './services'
 
@@ -26,6 +27,12 @@ const TimeslicesQuery = z.object({
   scope: z.string().optional(),
 })
 
+/** `POST /_sim/v2`: the stand-in's switches; an absent field is off, so `{}` clears. */
+const V2SwitchesBody = z.strictObject({
+  perturb: z.enum(PERTURBATIONS).nullish(),
+  jitter: z.boolean().optional(),
+})
+
 function badRequest(message: string): Response {
   return Response.json({ error: message }, { status: 400 })
 }
@@ -41,7 +48,23 @@ export function adminRoutes({ dataset, stats, faults }: SimulatorServices): Hono
     faults.clear()
     dataset.reset()
     alertsOf(dataset).reset()
+    const v2 = v2SwitchesOf(dataset)
+    v2.current = { ...v2.initial }
     return c.json({ ok: true })
+  })
+  admin.get('/v2', (c) => c.json(v2SwitchesOf(dataset).current))
+  admin.post('/v2', async (c) => {
+    let body: unknown
+    try {
+      body = await c.req.json()
+    } catch {
+      return badRequest('body is not valid JSON')
+    }
+    const parsed = V2SwitchesBody.safeParse(body)
+    if (!parsed.success) return badRequest(issues(parsed.error))
+    const v2 = v2SwitchesOf(dataset)
+    v2.current = { perturb: parsed.data.perturb ?? null, jitter: parsed.data.jitter ?? false }
+    return c.json(v2.current)
   })
   admin.get('/faults', (c) => c.json({ faults: faults.current() }))
   admin.post('/faults', async (c) => {

@@ -22,8 +22,8 @@ export function v2Xml(body: V2Body): string {
   return out.join('\n')
 }
 
-/** Fields of the alerts models of the v2 API explorer (SW11) that hold integers or epoch-ms times:
- * printed without `.0`. */
+/** Fields of the v2 API explorer models (SW11) that hold integers or epoch-ms times: printed
+ * without `.0`. */
 const INTEGER_FIELDS: ReadonlySet<string> = new Set([
   'id',
   'policy_id',
@@ -39,6 +39,24 @@ const INTEGER_FIELDS: ReadonlySet<string> = new Set([
   'timestamp',
   'opened_at',
   'closed_at',
+  // APM counts (TONS: `<call_count>64144</call_count>`) and integer fields of the APM models
+  'call_count',
+  'error_count',
+  's',
+  't',
+  'f',
+  'host_count',
+  'instance_count',
+  'concurrent_instance_count',
+  'port',
+  'application',
+  'application_host',
+  'application_instance',
+  // integer fields of the mobile models (explorer MobileSummaryDataResponse, CrashSummaryResponse)
+  'active_users',
+  'launch_count',
+  'crash_count',
+  'unresolved_crash_count',
 ])
 
 function writeElement(out: string[], name: string, value: unknown, level: number): void {

@@ -6,29 +6,28 @@
  * (render.ts). Shapes: GO pkg/alerts fixtures and the v2 explorer models; titles: the swagger's
  * error reasons; `missing parameter: policy_id` with 400 and `Cache-Control: no-cache` as
  * docs-website issue #7091 recorded it.
+ *
+ * APM reads (apm-apps.ts, apm-metrics.ts) are computed from the raw dataset by v2's definitions, never
+ * through NRQL or NerdGraph: the oracle v2bridge's answers are compared with (issue 24).
+ *
+ * Every route answers with `answer(c, body, status)` and fails with `error(c, status, title)`
+ * (respond.ts). `answer` passes a 2xx body through `finish(c, body)` (perturb.ts): the perturbation
+ * and noise switches (`POST /_sim/v2`) apply to every stand-in answer. A route module that renders
+ * itself must call `finish(c, body)` on its final body before rendering.
  */
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import { alertsOf, type AlertsState } from '../data/alerts/state'
 import type { Dataset } from '../data/dataset'
 import { principalFor } from '../data/keys'
+import { applicationRoutes } from './apm-apps'
+import { alertsReadRoutes } from './alerts'
+import { metricRoutes } from './apm-metrics'
 import { conditionFamilies, seedConditions, type Family, type V2Row } from './conditions'
-import { v2Json, v2Xml } from './render'
+import { v2SwitchesOf } from './perturb'
+import { resourceRoutes } from './resources'
+import { answer, error, type Body, type C, type Env } from './respond'
 
-type Body = Record<string, unknown>
-type Env = { Variables: { accountId: number } }
-type C = Context<Env>
 type Policy = AlertsState['policies'][number]
-
-function answer(c: C, body: Body, status = 200, headers: Record<string, string> = {}) {
-  const xml = new URL(c.req.url).pathname.endsWith('.xml')
-  return new Response(xml ? v2Xml(body) : v2Json(body), {
-    status,
-    headers: { 'Content-Type': xml ? 'application/xml' : 'application/json', ...headers },
-  })
-}
-
-const error = (c: C, status: number, title: string) =>
-  answer(c, { error: { title } }, status, status === 400 ? { 'Cache-Control': 'no-cache' } : {})
 
 /** The object under `key` in a JSON body, or undefined. */
 async function input(c: C, key: string): Promise<Body | undefined> {
@@ -71,6 +70,7 @@ export function v2StandIn(dataset: Dataset): Hono<Env> {
     const principal = principalFor(key)
     if (!principal) return error(c, 401, 'Invalid API Key')
     c.set('accountId', principal.homeAccountId) // the account the key was created in
+    c.set('switches', v2SwitchesOf(dataset).current)
     await next()
   })
   const policyOf = (c: C, id: string | undefined) =>
@@ -133,6 +133,10 @@ export function v2StandIn(dataset: Dataset): Hono<Env> {
       ? answer(c, { conditions: [] })
       : error(c, 400, 'missing parameter: entity_type')
   )
+  applicationRoutes(app, dataset)
+  metricRoutes(app, dataset)
+  resourceRoutes(app, dataset)
+  alertsReadRoutes(app, dataset)
   app.notFound((c) => error(c, 404, 'Not found'))
   return app
 }

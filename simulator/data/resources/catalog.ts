@@ -53,6 +53,8 @@ export interface MobileApp {
   /** Crashes per 100 sessions. */
   readonly crashPct: number
   readonly applicationToken: string
+  /** Mean interaction time in seconds (v2 `mobile_summary.interaction_time`); seeded apps only. */
+  readonly interactionTime?: number
 }
 
 export interface SimUser {
@@ -150,14 +152,14 @@ export function browserApps(apps: readonly Application[], seed: number): Browser
 }
 
 export function mobileApps(seed: number): MobileApp[] {
-  const specs: [number, number, string, number, number, boolean][] = [
-    [601483762, 1000001, 'Shop iOS', 320, 0.9, true],
-    [601483779, 1000001, 'Shop Android', 410, 1.4, true],
-    [601483791, 1000001, 'Courier App (Android)', 45, 2.6, true],
-    [601483805, 1000001, 'Legacy Shop (iOS 12)', 0, 0, false],
-    [601484110, 1000002, 'Shop iOS (beta)', 12, 3.1, true],
+  const specs: [number, number, string, number, number, boolean, number][] = [
+    [601483762, 1000001, 'Shop iOS', 320, 0.9, true, 0.298],
+    [601483779, 1000001, 'Shop Android', 410, 1.4, true, 0.412],
+    [601483791, 1000001, 'Courier App (Android)', 45, 2.6, true, 0.655],
+    [601483805, 1000001, 'Legacy Shop (iOS 12)', 0, 0, false, 0],
+    [601484110, 1000002, 'Shop iOS (beta)', 12, 3.1, true, 0.371],
   ]
-  return specs.map(([id, accountId, name, sessionsPerMinute, crashPct, reporting]) => ({
+  return specs.map(([id, accountId, name, sessionsPerMinute, crashPct, reporting, seconds]) => ({
     id,
     accountId,
     guid: entityGuid(accountId, 'MOBILE', 'APPLICATION', id),
@@ -167,6 +169,7 @@ export function mobileApps(seed: number): MobileApp[] {
     sessionsPerMinute,
     crashPct,
     applicationToken: `AA${licenseKeyFor(seed, id)}${licenseKeyFor(seed, id + 1)}-NRMA`,
+    interactionTime: seconds,
   }))
 }
 
@@ -183,6 +186,9 @@ const CONTRACTORS = Array.from({ length: 250 }, (_, i) => {
     groups,
   ]
 })
+
+/** The account owner (v2 user `role: owner`, original user model): Dana Owner. */
+export const OWNER_USER_ID = '1000123456'
 
 /** The organization's users (user management model), in three authentication domains. */
 export const USERS: readonly SimUser[] = [

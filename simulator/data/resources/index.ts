@@ -11,6 +11,7 @@ import {
   keyTransactions,
   mobileApps,
   USERS,
+  type BrowserApp,
   type KeyTransaction,
   type MobileApp,
   type SimUser,
@@ -24,6 +25,8 @@ export interface Resources {
   readonly users: readonly SimUser[]
   readonly state: ResourceState
   mobile(): readonly MobileApp[]
+  /** Browser applications, created ones included. */
+  browser(): readonly BrowserApp[]
   /** Every resource entity, created ones included. */
   entities(): SimEntity[]
   /** Rows of one account in [since, until), narrowed by the hint. */
@@ -81,6 +84,7 @@ export function createResources(
     users: USERS,
     state,
     mobile: () => [...mobile, ...state.createdMobile],
+    browser: () => [...browser, ...state.createdBrowser],
     entities: () => [
       ...ktEntities,
       ...[...browser, ...state.createdBrowser].map((b) => browserEntity(b, ctx)),

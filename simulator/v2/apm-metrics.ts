@@ -1,0 +1,119 @@
+/**
+ * @module simulator/v2/apm-metrics — metric names and metric data of an application, one of its hosts
+ * or one instance, computed from the raw timeslices (`dataset.timeslices`), never through NRQL:
+ * names with their value lists (1,000 a page, `name` a substring match, New Relic docs "List your
+ * app ID and metric timeslice data"), and data by the grid of apm-time.ts and the values of
+ * apm-values.ts, `metrics_found`/`metrics_not_found` always present (200 even when nothing is
+ * found, as since March 2016), key order as New Relic docs "Extract metric timeslice data" prints it.
+ * Source tags (D-…, TONS, AMB) as docs/sources.md lists them.
+ */
+import type { Hono } from 'hono'
+import type { Dataset } from '../data/dataset'
+import { add, emptySums, merge, listedValues, valuesOf, type Sums } from './apm-values'
+import { formatTime, gridOf } from './apm-time'
+import { namesOf, scopeOf, type Scope } from './apm-scope'
+import { answer, error, first, flag, listOf, page, params, type C, type Env } from './respond'
+
+const NAMES_PAGE = 1000 // New Relic docs "Pagination for API output" (older copy): metric names
+
+async function metricNames(dataset: Dataset, c: C) {
+  const scope = scopeOf(dataset, c)
+  if ('error' in scope) return error(c, 404, scope.error)
+  const p = await params(c)
+  const filter = first(p, 'name')?.toLowerCase() ?? ''
+  const names = namesOf(scope)
+    .filter((n) => n.toLowerCase().includes(filter))
+    .sort()
+  const { items, headers } = page(c, p, names, NAMES_PAGE)
+  return answer(
+    c,
+    { metrics: items.map((name) => ({ name, values: listedValues(name) })) },
+    200,
+    headers
+  )
+}
+
+/** Σ of one metric's unscoped rows in each slice of the grid (rows of the scope only). */
+function slices(dataset: Dataset, scope: Scope, name: string, starts: number[], step: number) {
+  const sums: Sums[] = starts.map(emptySums)
+  const begin = starts[0]!
+  const rows = dataset.timeslices({
+    appId: scope.app.id,
+    name,
+    ...(scope.host === undefined ? {} : { host: scope.host }),
+    ...(scope.instance ? { instanceName: scope.instance.instanceName } : {}),
+    from: begin,
+    to: begin + starts.length * step,
+  })
+  for (const row of rows) {
+    const s = sums[Math.floor((row.timestamp - begin) / step)]
+    if (s) add(s, row.value)
+  }
+  return sums
+}
+
+async function metricData(dataset: Dataset, c: C) {
+  const scope = scopeOf(dataset, c)
+  if ('error' in scope) return error(c, 404, scope.error)
+  const p = await params(c)
+  // `name` on a data call: New Relic docs' mobile crash example sends it (D-mobile); read as names[].
+  const names = [...(p.get('names') ?? []), ...(p.get('name') ?? [])]
+    .flatMap((n) => n.split('\n'))
+    .filter((n) => n.trim())
+  if (names.length === 0) return error(c, 400, 'missing parameter: names')
+  const grid = gridOf(
+    { from: first(p, 'from'), to: first(p, 'to'), period: first(p, 'period') },
+    dataset.now()
+  )
+  if ('error' in grid) return error(c, 422, grid.error)
+  const asked = listOf(p, 'values')
+  const raw = flag(p, 'raw')
+  const summarize = flag(p, 'summarize')
+  const known = new Set(namesOf(scope))
+  const found = [...new Set(names)].filter((n) => known.has(n))
+  const metrics = found.map((name) => {
+    const sums = slices(dataset, scope, name, grid.starts, grid.step)
+    const minutes = grid.step / 60_000
+    const timeslices = summarize
+      ? [
+          {
+            from: formatTime(grid.starts[0]!),
+            to: formatTime(grid.starts[0]! + grid.starts.length * grid.step),
+            values: valuesOf(name, total(sums), minutes * grid.starts.length, asked, raw),
+          },
+        ]
+      : grid.starts.map((start, i) => ({
+          from: formatTime(start),
+          to: formatTime(start + grid.step),
+          values: valuesOf(name, sums[i]!, minutes, asked, raw),
+        }))
+    return { name, timeslices }
+  })
+  return answer(c, {
+    metric_data: {
+      from: formatTime(grid.from),
+      to: formatTime(grid.to),
+      metrics_not_found: [...new Set(names)].filter((n) => !known.has(n)),
+      metrics_found: found,
+      metrics,
+    },
+  })
+}
+
+function total(sums: Sums[]): Sums {
+  const out = emptySums()
+  for (const s of sums) merge(out, s)
+  return out
+}
+
+/** Names and data under the app, a host and an instance; GET, and POST read as GET (clients do). */
+export function metricRoutes(app: Hono<Env>, dataset: Dataset): void {
+  for (const base of [
+    '/applications/:application_id',
+    '/applications/:application_id/hosts/:host_id',
+    '/applications/:application_id/instances/:instance_id',
+  ]) {
+    app.on(['GET', 'POST'], `${base}/metrics`, (c) => metricNames(dataset, c))
+    app.on(['GET', 'POST'], `${base}/metrics/data`, (c) => metricData(dataset, c))
+  }
+}

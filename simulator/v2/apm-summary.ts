@@ -1,0 +1,108 @@
+/**
+ * @module simulator/v2/apm-summary — v2 summary objects from the raw timeslices of the last few
+ * minutes ("The time range for summary data is the last 3-4 minutes", v2 explorer notes; the
+ * simulator's recent window, data/apm/summary.ts, so its NerdGraph and its v2 look at the same
+ * minutes): response time in ms over all transactions (HttpDispatcher and OtherTransaction/all),
+ * throughput in calls per minute, error rate in % of calls (Errors/all), Apdex (s + t/2) / (s + t + f),
+ * the hosts and instances that reported; end-user figures from EndUser (seconds) and EndUser/Apdex.
+ * Source tags (D-…, TONS, AMB) as docs/sources.md lists them.
+ */
+import type { Dataset } from '../data/dataset'
+import { SUMMARY_MINUTES } from '../data/apm/summary'
+import { MINUTE } from '../data/apm/timeslices'
+import { add, emptySums, round } from './apm-values'
+import type { Scope } from './apm-scope'
+
+const NAMES = [
+  'HttpDispatcher',
+  'OtherTransaction/all',
+  'Errors/all',
+  'Apdex',
+  'EndUser',
+  'EndUser/Apdex',
+]
+
+export interface Summary {
+  /** Present when the scope reported in the window. */
+  application?: Record<string, number>
+  /** Present when it has browser (EndUser) data in the window. */
+  endUser?: Record<string, number>
+}
+
+const per = (a: number, b: number) => (b > 0 ? a / b : 0)
+const r = (v: number) => round(v, false)
+
+/** `level` decides the fields: an application has apdex_target and host_count; hosts and
+ * instances do not (v2 explorer AppSummaryDataResponse, EndUserSummaryDataResponse). */
+export function summaryOf(
+  dataset: Dataset,
+  scope: Scope,
+  level: 'application' | 'member'
+): Summary {
+  const { app } = scope
+  const end = dataset.window().end
+  const sums = Object.fromEntries(NAMES.map((n) => [n, emptySums()]))
+  const hosts = new Set<string>()
+  const instances = new Set<string>()
+  for (const name of NAMES) {
+    const rows = dataset.timeslices({
+      appId: app.id,
+      name,
+      ...(scope.host === undefined ? {} : { host: scope.host }),
+      ...(scope.instance ? { instanceName: scope.instance.instanceName } : {}),
+      from: end - SUMMARY_MINUTES * MINUTE,
+      to: end,
+    })
+    for (const row of rows) {
+      add(sums[name]!, row.value)
+      hosts.add(row.host)
+      instances.add(`${row.host}\u0000${row.instanceName}`)
+    }
+  }
+  if (hosts.size === 0) return {}
+  const web = sums['HttpDispatcher']!
+  const other = sums['OtherTransaction/all']!
+  const apdex = sums['Apdex']!
+  const calls = web.count + other.count
+  const score = (s: typeof apdex) =>
+    r(per(s.count + s.total / 2, s.count + s.total + s.totalExclusive))
+  const application: Record<string, number> = {
+    response_time: r(per(web.total + other.total, calls) * 1000),
+    throughput: r(calls / SUMMARY_MINUTES),
+    error_rate: r(per(sums['Errors/all']!.count, calls) * 100),
+    ...(level === 'application' ? { apdex_target: app.apdexT } : {}),
+    apdex_score: score(apdex),
+    ...(level === 'application' ? { host_count: hosts.size } : {}),
+    instance_count: instances.size,
+  }
+  const pages = sums['EndUser']!
+  if (app.browserApdexT === null || pages.rows === 0) return { application }
+  const endUser: Record<string, number> = {
+    response_time: r(per(pages.total, pages.count)),
+    throughput: r(pages.count / SUMMARY_MINUTES),
+    ...(level === 'application' ? { apdex_target: app.browserApdexT } : {}),
+    apdex_score: score(sums['EndUser/Apdex']!),
+  }
+  return { application, endUser }
+}
+
+/** Hosts and `host\0instanceName` of the app that reported in the last hour (D-hostids: the ID
+ * lists show "any that have reported for approximately the last hour"). */
+export function recentMembers(dataset: Dataset, appId: number, accountId: number) {
+  const end = dataset.window().end
+  const hosts = new Set<string>()
+  const instances = new Set<string>()
+  const rows = dataset.store.scan({
+    accountId,
+    appIds: [appId],
+    names: ['Memory/Physical'],
+    since: end - 60 * MINUTE,
+    until: end,
+    seriesOnce: true,
+  })
+  for (const row of rows) {
+    hosts.add(row.host)
+    instances.add(`${row.host}\u0000${row.instanceName}`)
+  }
+  return { hosts, instances }
+}
