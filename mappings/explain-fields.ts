@@ -101,11 +101,11 @@ const deployment = {
 const keyTransaction = {
   id: 'the domain ID of entity.guid (acct|EXT|KEY_TRANSACTION|id)',
   name: 'entity.name',
-  transaction_name: 'KeyTransactionEntity.metricName',
+  transaction_name: 'KeyTransactionEntity.metricName without WebTransaction/<category>/',
   health_status: 'entity.alertSeverity, as for applications',
   reporting: 'entity.reporting',
   last_reported_at:
-    'NRQL max(timestamp) FROM Metric WHERE entity.guid IN (…) over 10 minutes, + 1 minute',
+    "NRQL max(timestamp) FROM Metric WHERE entity.guid IN (…) over 10 minutes, else of the application's last hour, + 1 minute",
   application_summary:
     "NRQL FROM Metric WHERE entity.guid IN (…) FACET entity.guid over 10 minutes: 'calls', 'duration', 'errors', Apdex s/t/f",
   'application_summary.apdex_target': 'KeyTransactionEntity.apdexTarget',
@@ -141,11 +141,11 @@ const mobileApplication = {
   reporting: 'entity.reporting',
   'mobile_summary.active_users': 'mobileSummary.mobileSessionCount',
   'mobile_summary.launch_count': 'mobileSummary.appLaunchCount',
-  'mobile_summary.throughput': 'mobileSummary.httpRequestRate',
+  'mobile_summary.throughput': 'mobileSummary.httpRequestCount (a count, not a rate)',
   'mobile_summary.response_time': 'mobileSummary.httpResponseTimeAverage',
   'mobile_summary.calls_per_session': 'mobileSummary.httpRequestCount / mobileSessionCount',
-  'mobile_summary.failed_call_rate': 'mobileSummary.networkFailureRate',
-  'mobile_summary.remote_error_rate': 'mobileSummary.httpErrorRate',
+  'mobile_summary.failed_call_rate': 'mobileSummary.httpErrorRate',
+  'mobile_summary.remote_error_rate': 'mobileSummary.networkFailureRate',
   'crash_summary.crash_count': 'mobileSummary.crashCount',
   'crash_summary.crash_rate': 'mobileSummary.crashRate',
 } as const satisfies FieldRows

@@ -46,6 +46,9 @@ const pluginsGone =
   'The plugins API is retired: New Relic plugins reached end of life. Use New Relic integrations and NerdGraph instead.'
 const dashboardsGone =
   'The dashboards API is retired. Use NerdGraph dashboards (actor.entitySearch, dashboardCreate, dashboardUpdate) instead.'
+/** v2's own 410 title, recorded by ambitioninc/newrelic-api issue #31. */
+const alertPoliciesGone =
+  "The alert policies API is deprecated. Please see 'alerts.newrelic.com' for the new alerting infrastructure."
 const usagesGone =
   'The usages API is retired. Query usage with NRQL (FROM NrConsumption) through NerdGraph instead.'
 
@@ -167,6 +170,9 @@ export const operations = [
   { method: 'POST', path: '/v2/alerts_plugins_conditions/policies/{policy_id}', resource: 'alerts_plugins_conditions', summary: 'Create plugins condition', answer: 'retired', title: pluginsGone },
   { method: 'PUT', path: '/v2/alerts_plugins_conditions/{id}', resource: 'alerts_plugins_conditions', summary: 'Update plugins condition', answer: 'retired', title: pluginsGone },
   { method: 'DELETE', path: '/v2/alerts_plugins_conditions/{condition_id}', resource: 'alerts_plugins_conditions', summary: 'Delete plugins condition', answer: 'retired', title: pluginsGone },
+  // alert_policies: the pre-2016 alerts API, outside the explorer; v2 answered it 410
+  { method: 'GET', path: '/v2/alert_policies', resource: 'alert_policies', summary: 'List legacy alert policies', answer: 'retired', title: alertPoliciesGone, source: 'ambitioninc/newrelic-api issue #31 (recorded 410 body)' },
+  { method: 'GET', path: '/v2/alert_policies/{id}', resource: 'alert_policies', summary: 'Show legacy alert policy', answer: 'retired', title: alertPoliciesGone, source: 'ambitioninc/newrelic-api issue #31 (recorded 410 body of the list)' },
 ] as const satisfies readonly OperationRow[]
 
 /** Paths that have a create (a POST row): a POST there is never a read. */

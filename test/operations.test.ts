@@ -22,7 +22,7 @@ describe('the operations table', () => {
     for (const row of rows) {
       expect(answers).toContain(row.answer)
       expect(row.path).toMatch(/^(\/v2)?(\/[a-z_]+|\/\{[a-z_]+\})+$/)
-      if (row.answer === 'retired') expect(row.title).toMatch(/retired/)
+      if (row.answer === 'retired') expect(row.title).toMatch(/retired|deprecated/)
       if (row.answer === 'served') expect(row.nerdgraph?.length).toBeGreaterThan(0)
     }
   })

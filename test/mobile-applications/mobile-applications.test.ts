@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DEMO_KEYS, harness } from '../helpers/harness'
 import { expectStrictV2 } from '../helpers/strict-client'
+import { round3 } from '../../src/core/numbers'
 
 const now = Date.parse('2026-11-20T12:00:30.000Z')
 beforeAll(() => void vi.useFakeTimers({ toFake: ['Date'], now }))
@@ -45,14 +46,17 @@ describe('GET /v2/mobile_applications', () => {
     ])
     const entity = h.dataset.entities().find((e) => e.domainId === '601483762')!
     const summary = (entity.value('outline')['mobileSummary'] as () => Record<string, number>)()
+    // v2 explorer MobileSummaryDataResponse: throughput is the requests of the 30 minutes,
+    // failed_call_rate the http errors, remote_error_rate the network failures; 3 significant
+    // digits as the ambitioninc/newrelic-api mobile fixture (test/mobile-applications/summary.test.ts)
     expect(ios.mobile_summary).toEqual({
       active_users: summary['mobileSessionCount'],
       launch_count: summary['appLaunchCount'],
-      throughput: summary['httpRequestRate'],
-      response_time: summary['httpResponseTimeAverage'],
-      calls_per_session: summary['httpRequestCount']! / summary['mobileSessionCount']!,
-      failed_call_rate: summary['networkFailureRate'],
-      remote_error_rate: summary['httpErrorRate'],
+      throughput: round3(summary['httpRequestCount']!),
+      response_time: round3(summary['httpResponseTimeAverage']!),
+      calls_per_session: round3(summary['httpRequestCount']! / summary['mobileSessionCount']!),
+      failed_call_rate: summary['httpErrorRate'],
+      remote_error_rate: summary['networkFailureRate'],
     })
     expect(ios.crash_summary).toEqual({
       supports_crash_data: true,

@@ -154,7 +154,8 @@ describe('GET /v2/users/{id}', () => {
     for (const id of ['42', 'abc']) {
       const missing = await h.get(`/v2/users/${id}.json`)
       expect(missing.status).toBe(404)
-      expect(await missing.json()).toEqual({ error: { title: 'No User found with the given ID' } })
+      // v2 explorer users.json: 404 "No user found with the given ID"
+      expect(await missing.json()).toEqual({ error: { title: 'No user found with the given ID' } })
     }
   })
 })

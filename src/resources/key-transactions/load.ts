@@ -34,6 +34,7 @@ import {
 import {
   keyTransactionFilters,
   keyTransactionSearchQuery,
+  lastReportedNrql,
   summaryNrql,
   summaryWindow,
 } from './plan'
@@ -58,7 +59,8 @@ function cachedSummary(c: Context<Env>, guid: string): Row | null | undefined {
     .get(c.get('keyHash'), `${kind}\u0000${guid}`) as Row | null
 }
 
-/** Fetches what the caches miss for `page`, in one request, and caches it. */
+/** Fetches what the caches miss for `page`, in one request (two when a reporting key transaction
+ * had no traffic in the window: addLastReported), and caches it. */
 async function fillCaches(c: Context<Env>, page: KeyTransactionOutline[]) {
   const needDetails = page.filter((e) => !cachedDetails(c, kind, e.guid)).map((e) => e.guid)
   const needSummary = page.filter((e) => cachedSummary(c, e.guid) === undefined)
@@ -82,15 +84,57 @@ async function fillCaches(c: Context<Env>, page: KeyTransactionOutline[]) {
     )
   for (const d of detailsFrom<KeyTransactionDetails>(data.actor))
     rememberDetails(c, kind, d.guid, d)
-  const rows = new Map<string, Row>()
-  accounts.forEach((_, i) => {
-    const alias = data.actor[`a${i}`] as { summary: NrqlResults } | null
-    for (const [guid, row] of summaryRows(alias?.summary?.results)) rows.set(guid, row)
-  })
+  const rows = aliasRows(data.actor, accounts.length)
+  const known = (guid: string) => cachedDetails<KeyTransactionDetails>(c, kind, guid)
+  await addLastReported(c, needSummary, known, rows, window[1])
   for (const e of needSummary) {
     c.get('caches')
       .of(summariesCache)
       .set(c.get('keyHash'), `${kind}\u0000${e.guid}`, rows.get(e.guid) ?? null)
+  }
+}
+
+/** Summary rows by GUID from the `a0`, `a1`… aliases of one answer. */
+function aliasRows(actor: Record<string, unknown>, accounts: number): Map<string, Row> {
+  const rows = new Map<string, Row>()
+  for (let i = 0; i < accounts; i++) {
+    const alias = actor[`a${i}`] as { summary: NrqlResults } | null
+    for (const [guid, row] of summaryRows(alias?.summary?.results)) rows.set(guid, row)
+  }
+  return rows
+}
+
+/** A reporting key transaction without a timeslice in the summary window gets the time its
+ * application last reported (one more request, only then): every reporting v2 record has
+ * `last_reported_at`. `details` gives each one's application. */
+async function addLastReported(
+  c: Context<Env>,
+  entities: readonly KeyTransactionOutline[],
+  details: (guid: string) => KeyTransactionDetails | undefined,
+  rows: Map<string, Row>,
+  until: number
+) {
+  const missing = entities.flatMap((e) => {
+    const app = details(e.guid)?.application?.guid
+    const has = typeof rows.get(e.guid)?.['lastReported'] === 'number'
+    return e.reporting === true && !has && app ? [{ ...e, app }] : []
+  })
+  if (missing.length === 0) return
+  const accounts = [...new Set(missing.map((e) => e.accountId))]
+  const variables: Record<string, unknown> = {}
+  accounts.forEach((a, i) => {
+    variables[`a${i}`] = a
+    const apps = new Set(missing.filter((e) => e.accountId === a).map((e) => e.app))
+    variables[`q${i}`] = lastReportedNrql([...apps], until)
+  })
+  const document = pageExtrasDocument(detailsPart([], detailSelection), accounts.length)
+  const { data } = await c
+    .get('nerdgraph')
+    .query<{ actor: Record<string, unknown> }>(document, variables)
+  const byApp = aliasRows(data.actor, accounts.length)
+  for (const e of missing) {
+    const last = byApp.get(e.app)?.['lastReported']
+    if (typeof last === 'number') rows.set(e.guid, { ...rows.get(e.guid), lastReported: last })
   }
 }
 
@@ -129,6 +173,7 @@ export async function listKeyTransactions(c: Context<Env>) {
 
 export async function showKeyTransaction(c: Context<Env>) {
   const kt = await resolveEntity(c, keyTransactionKind)
+  const window = summaryWindow(Date.now())
   const { data } = await queryEntity<ShowKeyTransactionData>(
     c,
     keyTransactionKind,
@@ -136,12 +181,14 @@ export async function showKeyTransaction(c: Context<Env>) {
     {
       guid: kt.guid,
       accountId: kt.accountId,
-      summary: summaryNrql([kt.guid], summaryWindow(Date.now())),
+      summary: summaryNrql([kt.guid], window),
     }
   )
   const e = data.actor.entity
   if (!e || e.guid !== kt.guid) throw new V2Error(404, keyTransactionKind.notFound)
-  const row = summaryRows(data.actor.account?.summary?.results).get(e.guid)
+  const rows = summaryRows(data.actor.account?.summary?.results)
+  await addLastReported(c, [{ ...e, accountId: kt.accountId }], () => e, rows, window[1])
+  const row = rows.get(e.guid)
   return {
     key_transaction: toV2KeyTransaction(kt.id, e, e, row),
     links: keyTransactionLinkTemplates,

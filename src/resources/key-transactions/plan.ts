@@ -3,7 +3,8 @@
  * v2 key-transaction parameters → entity-search query and summary NRQL (pure).
  */
 import { entitySearchQuery } from '../../entities/entity-search'
-import { quoteList } from '../../core/nrql'
+import { quote, quoteList } from '../../core/nrql'
+import { membershipWindowMs, presenceMetricNames } from '../../../mappings/topology'
 import { idList, type V2Params } from '../../http/params'
 
 export interface KeyTransactionFilters {
@@ -60,5 +61,18 @@ export function summaryNrql(guids: readonly string[], window: [number, number]):
     `filter(max(timestamp), ${where(`NOT IN ${browserNames}`)}) AS 'lastReported' ` +
     `FROM Metric WHERE entity.guid IN ${quoteList(guids)} AND scope IS NULL ` +
     `FACET entity.guid SINCE ${window[0]} UNTIL ${window[1]} LIMIT MAX`
+  )
+}
+
+/** When each parent application of `appGuids` last reported, in the hour before `until` (v2 lists
+ * what reported "for approximately the last hour", mappings/topology.ts): the time of a reporting
+ * key transaction without a timeslice in the summary window. */
+export function lastReportedNrql(appGuids: readonly string[], until: number): string {
+  const presence = presenceMetricNames.map((n) => quote(n)).join(', ')
+  return (
+    `SELECT max(timestamp) AS 'lastReported' FROM Metric ` +
+    `WHERE entity.guid IN ${quoteList(appGuids)} AND scope IS NULL ` +
+    `AND metricTimesliceName IN (${presence}) ` +
+    `FACET entity.guid SINCE ${until - membershipWindowMs} UNTIL ${until} LIMIT MAX`
   )
 }

@@ -33,6 +33,17 @@ function applicationId(d: KeyTransactionDetails | undefined): number | null {
   return Number.isSafeInteger(id) ? id : null
 }
 
+/**
+ * The transaction's name as v2 showed it: its metric name without the `WebTransaction/<category>/`
+ * (or `OtherTransaction/…`) prefix. Every recorded v2 key transaction shows that part only
+ * (newrelic-client-go pkg/apm/key_transactions_test.go `"transaction_name": "get /"`; New Relic
+ * docs "Summary data examples (v2)" `"transaction_name": "/ws/Reaction"`).
+ * @example transactionName('WebTransaction/Go/get /') // 'get /'
+ */
+export function transactionName(metricName: string): string {
+  return metricName.replace(/^(?:Web|Other)Transaction\/[^/]+\/(?=.)/, '')
+}
+
 /** Keys in the order of the GO fixtures. Summaries only while reporting, and
  * `end_user_summary` only with browser data, as applications do (src/resources/applications/reshape.ts). */
 export function toV2KeyTransaction(
@@ -45,7 +56,7 @@ export function toV2KeyTransaction(
   const record: Record<string, unknown> = {
     id,
     name: o.name,
-    transaction_name: d?.metricName ?? '',
+    transaction_name: transactionName(d?.metricName ?? ''),
     health_status: reporting
       ? (healthStatusBySeverity[o.alertSeverity as AlertSeverity] ?? 'unknown')
       : notReportingHealthStatus,

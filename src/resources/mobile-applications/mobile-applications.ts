@@ -18,6 +18,7 @@ import { createName } from '../../http/create-params'
 import { entitySearchQuery, nameMatches } from '../../entities/entity-search'
 import type { Env } from '../../http/env'
 import { V2Error } from '../../core/errors'
+import { round3 } from '../../core/numbers'
 import { linkHeader } from '../../http/link-header'
 import { idList, pageParam } from '../../http/params'
 import { pathId, pinnedAccount, queryOwned } from '../../entities/resolve'
@@ -32,7 +33,7 @@ import {
 
 export const listMobileApplicationsDocument = searchPageDocument(
   'ListMobileApplications',
-  `guid name reporting alertSeverity ... on MobileApplicationEntityOutline { mobileSummary { appLaunchCount crashCount crashRate httpErrorRate httpRequestCount httpRequestRate httpResponseTimeAverage mobileSessionCount networkFailureRate } }`
+  `guid name reporting alertSeverity ... on MobileApplicationEntityOutline { mobileSummary { appLaunchCount crashCount crashRate httpErrorRate httpRequestCount httpResponseTimeAverage mobileSessionCount networkFailureRate } }`
 )
 
 export const createMobileApplicationDocument = gql`
@@ -51,7 +52,6 @@ interface MobileSummary {
   crashRate: number | null
   httpErrorRate: number | null
   httpRequestCount: number | null
-  httpRequestRate: number | null
   httpResponseTimeAverage: number | null
   mobileSessionCount: number | null
   networkFailureRate: number | null
@@ -81,12 +81,15 @@ interface CreateData {
 const n = (v: number | null | undefined) => v ?? 0
 
 /**
- * Pure: outline → v2 record (keys of the v2 explorer mobile models). The figures are NerdGraph's,
- * unrounded as v2's rates were: `launch_count` and `active_users` its launches and sessions
- * (NerdGraph counts no distinct users), `throughput` requests a minute, `response_time` seconds,
- * `failed_call_rate` its network failure rate and `remote_error_rate` its HTTP error rate, both
- * percentages. v2's `interaction_time` and `unresolved_crash_count` have no NerdGraph field and are
- * left out.
+ * Pure: outline → v2 record (keys and meanings of the v2 explorer `MobileSummaryDataResponse` and
+ * `CrashSummaryResponse`, all "in the last 30 minutes"). `launch_count` and `active_users` are
+ * NerdGraph's launches and sessions (NerdGraph counts no distinct users); `throughput` is a count of
+ * HTTP requests, NerdGraph's `httpRequestCount`, not a rate (explorer: "Http requests in the last 30
+ * minutes"; ambitioninc/newrelic-api mobile fixture: 9,792 sessions × 7.27 calls ≈ `71200`); `response_time` is seconds. `failed_call_rate` is "Percentage
+ * of http errors" and `remote_error_rate` "Percentage of network failures" (explorer), NerdGraph's
+ * `httpErrorRate` and `networkFailureRate`. `throughput`, `response_time` and `calls_per_session`
+ * have 3 significant digits, the rates are unrounded, as in that fixture. v2's `interaction_time`
+ * and `unresolved_crash_count` have no NerdGraph field and are left out.
  */
 export function toV2MobileApplication(e: MobileOutline): Record<string, unknown> {
   const reporting = e.reporting === true
@@ -101,14 +104,15 @@ export function toV2MobileApplication(e: MobileOutline): Record<string, unknown>
   const s = e.mobileSummary
   if (reporting && s) {
     const sessions = n(s.mobileSessionCount)
+    const requests = n(s.httpRequestCount)
     record['mobile_summary'] = {
       active_users: sessions,
       launch_count: n(s.appLaunchCount),
-      throughput: n(s.httpRequestRate),
-      response_time: n(s.httpResponseTimeAverage),
-      calls_per_session: sessions > 0 ? n(s.httpRequestCount) / sessions : 0,
-      failed_call_rate: n(s.networkFailureRate),
-      remote_error_rate: n(s.httpErrorRate),
+      throughput: round3(requests),
+      response_time: round3(n(s.httpResponseTimeAverage)),
+      calls_per_session: sessions > 0 ? round3(requests / sessions) : 0,
+      failed_call_rate: n(s.httpErrorRate),
+      remote_error_rate: n(s.networkFailureRate),
     }
     record['crash_summary'] = {
       supports_crash_data: true,

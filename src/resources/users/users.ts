@@ -157,7 +157,8 @@ export async function listUsers(c: Context<Env>) {
   return { body: { users: slice.map(toV2User) }, link }
 }
 
-export const noUser = 'No User found with the given ID' // [UNCONFIRMED proposal]
+/** v2 explorer users.json, `GET /v2/users/{id}` error reasons. */
+export const noUser = 'No user found with the given ID'
 
 export async function showUser(c: Context<Env>) {
   const raw = c.req.param('id') ?? ''
