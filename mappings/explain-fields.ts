@@ -30,7 +30,8 @@ const application = {
   'application_summary.instance_count': 'entity.apmSummary.instanceCount',
   end_user_summary: "NRQL FROM Metric WHERE metricTimesliceName IN ('EndUser', 'EndUser/Apdex')",
   'settings.app_apdex_threshold': 'entity.settings.apdexTarget',
-  'settings.end_user_apdex_threshold': 'EndUser/Apdex timeslice threshold (7 when none)',
+  'settings.end_user_apdex_threshold':
+    'GET show: the served browser app (relatedEntities SERVES) settings.apdexTarget; else, and in lists, the EndUser/Apdex timeslice threshold (7 when none)',
   'settings.enable_real_user_monitoring': 'entity.apmBrowserSummary is present',
   'settings.use_server_side_config': 'entity.settings.serverSideConfig',
   'links.application_hosts':

@@ -22,6 +22,7 @@ import {
 } from '../src/resources/alerts/documents'
 import {
   createDeploymentDocument,
+  deploymentsPageDocument,
   listDeploymentsDocument,
 } from '../src/resources/deployments/documents'
 import {
@@ -79,6 +80,7 @@ export const sentDocuments: Record<string, string> = {
   metricData1KnownMembers: metricDataDocument(1, 1, true),
   metricNames: metricNamesDocument,
   listDeployments: listDeploymentsDocument,
+  deploymentsPage: deploymentsPageDocument,
   createDeployment: createDeploymentDocument,
   updateApplicationSettings: updateSettingsDocument,
   deleteApplication: deleteApplicationDocument,

@@ -61,6 +61,7 @@ export interface ApplicationChanges {
   name?: string
   apdexT?: number
   browserApdexT?: number | null
+  browserApdexTSince?: number
 }
 
 /** Decodes an APM GUID in either base64 alphabet, padded or not; null when it is not one. */

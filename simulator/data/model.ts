@@ -99,6 +99,9 @@ export interface Application {
   readonly apdexT: number
   /** Browser (EndUser) apdex T, seconds; null for apps without browser monitoring. */
   readonly browserApdexT: number | null
+  /** Epoch ms from which a settings update's `browserApdexT` holds; rows recorded before it keep
+   * the T they were recorded with (`browserApdexTAt` in apm/timeslices.ts). */
+  readonly browserApdexTSince?: number
   readonly queueTime: boolean
   readonly lastReportingChangeAt: number
   /** Start of the last minute with data (epoch ms); moves with the clock for reporting apps. */

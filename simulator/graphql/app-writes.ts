@@ -74,7 +74,9 @@ export const appWriteMutations = {
     if (errors.length) return settingsResult(app, errors)
     const loader = settings.browserMonitoring?.loader
     const browserT = settings.browserConfig?.apdexTarget ?? app.browserApdexT ?? 7
+    const browserChanged = settings.browserConfig?.apdexTarget != null || loader != null
     ctx.dataset.updateApplication(app.id, {
+      ...(browserChanged ? { browserApdexTSince: ctx.dataset.now() } : {}),
       ...(alias != null ? { name: alias.trim() } : {}),
       ...(settings.apmConfig?.apdexTarget != null
         ? { apdexT: settings.apmConfig.apdexTarget }

@@ -25,8 +25,14 @@ const FIELDS = [
 
 export function deploymentEvents(dataset: Dataset, eventTypes: readonly string[]): EventRow[] {
   if (!eventTypes.includes('Deployment')) return []
+  // one lookup per application, not per deployment (entityByGuid scans every entity)
+  const entities = new Map<string, ReturnType<Dataset['entityByGuid']>>()
+  const entityOf = (guid: string) => {
+    if (!entities.has(guid)) entities.set(guid, dataset.entityByGuid(guid))
+    return entities.get(guid)
+  }
   return dataset.deployments.all().flatMap((d) => {
-    const entity = dataset.entityByGuid(d.entityGuid)
+    const entity = entityOf(d.entityGuid)
     if (!entity) return []
     const attributes: Record<string, string | number> = {
       'entity.guid': entity.guid,

@@ -2,6 +2,7 @@
 import { API_ACCESS_SDL } from './schema-api-access'
 import { APP_WRITES_SDL } from './schema-app-writes'
 import { DEPLOYMENTS_SDL } from './schema-deployments'
+import { RELATIONSHIPS_SDL } from './schema-relationships'
 import { RESOURCES_MUTATIONS_SDL, RESOURCES_SDL } from './schema-resources'
 import { ALERTS_MUTATIONS_SDL, ALERTS_SDL } from './schema-alerts'
 
@@ -327,6 +328,7 @@ export const SCHEMA_SDL = /* GraphQL */ `
     nextCursor: String
   }
   ${DEPLOYMENTS_SDL}
+  ${RELATIONSHIPS_SDL}
   ${APP_WRITES_SDL}
   ${RESOURCES_SDL}
   extend type RootMutationType {

@@ -6,10 +6,12 @@
  * secret: nothing here logs or returns it, and caches stay partitioned by the presented key.
  */
 import { legacyKeyPatterns } from '../../mappings/legacy-keys'
-import { V2Error } from './errors'
+import { V2Error, titles } from './errors'
 
-export const legacyKeyTitle =
-  'NerdGraph accepts only user keys (NRAK-…): send a user key, or map this legacy key to one in KEY_MAP'
+/** An unmapped legacy key is a key v2bridge cannot use: v2's 401 for a key it refused (v2 explorer
+ * `errorResponses` "Invalid API key"; recorded body `{"error":{"title":"Invalid API Key"}}`). The
+ * way out, a user key or a `KEY_MAP` entry, is in README "Pointing a legacy client at v2bridge". */
+export const legacyKeyTitle = titles.badKey
 
 export function isLegacyKey(key: string): boolean {
   return Object.values(legacyKeyPatterns).some((pattern) => pattern.test(key))

@@ -3,14 +3,23 @@
  * An XML request body as the object Rails makes of it (`Hash.from_xml`, which v2 and the v0
  * deployments API used for `application/xml` bodies; the v2 explorer's write operations "consume
  * application/json, application/xml"): the root element is the top key, child elements nest, a
- * repeated element becomes a list, dashes in names become underscores, `nil="true"` is null.
+ * repeated element becomes a list, dashes in names become underscores, `nil="true"` is null, and an
+ * element marked `type="array"` is the list of its children (rails/rails
+ * `activesupport/lib/active_support/core_ext/hash/conversions.rb`, `XMLConverter#process_hash` with
+ * `become_array?`: the children named as its first child; none is `[]`, even with `nil="true"`).
  * Attributes are otherwise ignored; a DOCTYPE is refused (no entity expansion).
  * @example xmlBody('<deployment><app-name>Shop</app-name></deployment>') // { deployment: { app_name: 'Shop' } }
  */
 import { maxJsonDepth } from './body'
 import { V2Error } from '../core/errors'
 
-type Node = { name: string; nil: boolean; text: string; children: [string, unknown][] }
+type Node = {
+  name: string
+  nil: boolean
+  array: boolean
+  text: string
+  children: [string, unknown][]
+}
 
 const token =
   /<!\[CDATA\[([\s\S]*?)\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<\/([^\s>]+)\s*>|<([A-Za-z_][\w.:-]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)|(<)/gy
@@ -41,6 +50,10 @@ function setOwn(out: Record<string, unknown>, name: string, value: unknown) {
 /** The value Rails makes of an element. A repeated name becomes a list, appended in place (each
  * list is made here, so pushing never touches a caller's value): linear in the children. */
 function valueOf(node: Node): unknown {
+  if (node.array) {
+    const first = node.children[0]?.[0]
+    return node.children.filter(([name]) => name === first).map(([, value]) => value)
+  }
   if (node.nil) return null
   if (node.children.length === 0) return node.text
   const out: Record<string, unknown> = {}
@@ -62,7 +75,7 @@ function valueOf(node: Node): unknown {
 }
 
 export function xmlBody(text: string): Record<string, unknown> {
-  const root: Node = { name: '', nil: false, text: '', children: [] }
+  const root: Node = { name: '', nil: false, array: false, text: '', children: [] }
   const stack = [root]
   token.lastIndex = 0
   let end = 0
@@ -80,6 +93,7 @@ export function xmlBody(text: string): Record<string, unknown> {
       const node: Node = {
         name: m[3].replace(/-/g, '_'),
         nil: /\snil\s*=\s*["']true["']/.test(m[4] ?? ''),
+        array: /\stype\s*=\s*["']array["']/.test(m[4] ?? ''),
         text: '',
         children: [],
       }

@@ -44,6 +44,35 @@ describe('PUT /v2/applications/:id', () => {
     expect(listed.applications.map((a) => a.id)).toEqual([9045851])
   })
 
+  // v2's GET showed the setting a PUT changed (v2 explorer applications.json: the same
+  // `settings.end_user_apdex_threshold` PUT takes); NerdGraph keeps it on the browser application the
+  // APM application SERVES (schema EntityRelationshipEdgeType.SERVES, BrowserApplicationSettings),
+  // while the browser timeslices recorded before the PUT keep the old T.
+  it('shows a new end_user_apdex_threshold on the next GET, before new timeslices carry it', async () => {
+    const h = harness()
+    const path = '/v2/applications/9045822.json'
+    const before = (await (await h.get(path)).json()) as App
+    expect(before.application.settings['end_user_apdex_threshold']).toBe(7)
+    const res = await put(
+      h,
+      path,
+      JSON.stringify({ application: { settings: { end_user_apdex_threshold: 5 } } })
+    )
+    expect(res.status).toBe(200)
+    const next = (await (await h.get(path)).json()) as App & {
+      application: { end_user_summary: { apdex_target: number } }
+    }
+    expect(next.application.settings['end_user_apdex_threshold']).toBe(5)
+    expect(next.application.end_user_summary.apdex_target).toBe(5)
+    // the timeslices of the summary window still say 7 (recorded before the PUT)
+    const data = (await (
+      await h.get(
+        '/v2/applications/9045822/metrics/data.json?names[]=EndUser/Apdex&values[]=threshold&summarize=true'
+      )
+    ).json()) as { metric_data: { metrics: { timeslices: { values: { threshold: number } }[] }[] } }
+    expect(data.metric_data.metrics[0]!.timeslices[0]!.values.threshold).toBe(7)
+  })
+
   it('reads an XML body and answers XML', async () => {
     const h = harness()
     const res = await put(

@@ -99,6 +99,60 @@ describe('GET /v2/applications/:id/deployments', () => {
     expect(((await past.json()) as List).deployments).toEqual([])
   })
 
+  // Issue 23, item 22: deploymentSearch answers at most 2,000 (schema ChangeTrackingSearchFilter.limit);
+  // v2 listed every deployment (D-deploy "Record and view deployments"), 200 a page with Link headers.
+  it('pages past 2,000 deployments in time windows, one request a page, ties at page edges kept', async () => {
+    const h = harness({ ACCOUNT_ID: '1000001' })
+    const extra = 2250
+    for (let n = 0; n < extra; n++) {
+      h.dataset.deployments.add({
+        deploymentId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+        entityGuid: guid,
+        version: `r${n}`,
+        changelog: null,
+        commit: null,
+        description: null,
+        user: null,
+        timestamp: now - 1000 * (Math.floor(n / 3) + 1), // three a second: ties straddle pages
+        deploymentType: 'BASIC',
+        groupId: null,
+        deepLink: null,
+      })
+    }
+    const total = h.dataset.deployments.of(guid).length
+    const last = Math.ceil(total / 200)
+    const seen: string[] = []
+    const ids = new Set<number>()
+    for (let page = 1; page <= last; page++) {
+      const before = upstream(h)
+      const res = await h.get(`${base}.json?page=${page}`)
+      expect(upstream(h) - before).toBe(1)
+      const body = (await res.json()) as List
+      expect(body.deployments).toHaveLength(page < last ? 200 : total - 200 * (last - 1))
+      for (const d of body.deployments) {
+        seen.push(d.revision)
+        ids.add(d.id)
+      }
+      const link = res.headers.get('link') ?? ''
+      if (page < last) {
+        expect(link).toContain(`?page=${page + 1}>; rel="next"`)
+        expect(link).toContain(`?page=${last}>; rel="last"`)
+      } else expect(link).not.toContain('rel="next"')
+    }
+    expect(seen).toEqual(h.dataset.deployments.of(guid).map((d) => d.version))
+    expect(ids.size).toBe(total)
+    // a fresh instance jumping to the last page walks the windows before it, once
+    const fresh = harness({ ACCOUNT_ID: '1000001' })
+    for (const d of h.dataset.deployments.of(guid).slice(0, extra).reverse())
+      fresh.dataset.deployments.add(d) // oldest first: the store puts a newer tie first
+    const jump = (await (await fresh.get(`${base}.json?page=${last}`)).json()) as List
+    expect(jump.deployments.map((d) => d.revision)).toEqual(seen.slice(200 * (last - 1)))
+    expect(upstream(fresh)).toBe(last)
+    const again = upstream(fresh)
+    await fresh.get(`${base}.json?page=${last}`)
+    expect(upstream(fresh) - again).toBe(1)
+  })
+
   it('costs one NerdGraph request once the account is known', async () => {
     const h = harness({ ACCOUNT_ID: '1000001' })
     expect((await h.get(`${base}.json`)).status).toBe(200)
@@ -229,6 +283,49 @@ describe('POST /v2/applications/:id/deployments', () => {
         error: { title: 'Validation failed', messages: [message] },
       })
     }
+  })
+
+  // v2: "It must be after the latest existing deployment" (New Relic docs "Record and view
+  // deployments", timestamp field); NerdGraph records older ones, so v2bridge asks first.
+  it('refuses a timestamp not after the latest deployment, at one extra request only when sent', async () => {
+    const h = harness({ ACCOUNT_ID: '1000001' })
+    const at = (timestamp?: string) =>
+      post(
+        h,
+        `${base}.json`,
+        JSON.stringify({ deployment: { revision: 'r', ...(timestamp ? { timestamp } : {}) } }),
+        'application/json'
+      )
+    expect((await at('2026-11-20T11:00:00Z')).status).toBe(201)
+    expect(upstream(h)).toBe(2) // the search, then the mutation
+    const recorded = h.dataset.deployments.of(guid).length
+    for (const timestamp of ['2026-11-20T11:00:00Z', '2026-11-20T10:59:59Z']) {
+      const res = await at(timestamp)
+      expect(res.status).toBe(422)
+      expect(await res.json()).toEqual({
+        error: {
+          title: 'Validation failed',
+          messages: ['Timestamp must be after the latest deployment'],
+        },
+      })
+    }
+    expect(h.dataset.deployments.of(guid)).toHaveLength(recorded)
+    expect((await at('2026-11-20T11:00:01Z')).status).toBe(201)
+    const before = upstream(h)
+    expect((await at()).status).toBe(201)
+    expect(upstream(h) - before).toBe(1)
+    // explain mode makes the check (a read) and shows the mutation, never sending it
+    const fresh = harness({ ACCOUNT_ID: '1000001' })
+    const seeded = fresh.dataset.deployments.of(guid).length
+    const explained = await fresh.get(`${base}.json`, {
+      method: 'POST',
+      headers: { 'X-V2bridge-Explain': '1', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ deployment: { revision: 'e', timestamp: '2026-11-20T11:30:00Z' } }),
+    })
+    expect(explained.status).toBe(200)
+    const { explain } = (await explained.json()) as { explain: { nerdgraph: { kind: string }[] } }
+    expect(explain.nerdgraph.map((d) => d.kind)).toEqual(['mutation'])
+    expect(fresh.dataset.deployments.of(guid)).toHaveLength(seeded)
   })
 
   it('answers 400 without a deployment or a revision, and 422 with every field limit broken', async () => {

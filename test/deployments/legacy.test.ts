@@ -69,7 +69,9 @@ describe('POST /deployments.xml (legacy deployments API v0)', () => {
         '  <avg-enduser-apdex-f type="integer" nil="true"></avg-enduser-apdex-f>',
         '  <avg-enduser-apdex-s type="integer" nil="true"></avg-enduser-apdex-s>',
         '  <avg-enduser-apdex-t type="integer" nil="true"></avg-enduser-apdex-t>',
-        '  <avg-enduser-apdex-threshold type="float" nil="true"></avg-enduser-apdex-threshold>',
+        // integer, as recorded in the pyrelic fork fixture (tests/fixtures/sample_responses.py
+        // NOTIFY_DEPLOYMENT_SUCCESS), where avg-apdex-threshold is a float
+        '  <avg-enduser-apdex-threshold type="integer" nil="true"></avg-enduser-apdex-threshold>',
         '  <avg-enduser-rt type="float" nil="true"></avg-enduser-rt>',
         '  <avg-enduser-throughput type="float" nil="true"></avg-enduser-throughput>',
         '  <avg-errors type="float" nil="true"></avg-errors>',
@@ -158,8 +160,9 @@ describe('POST /deployments.xml (legacy deployments API v0)', () => {
       'x-license-key': licenseKey,
     })
     expect(unmapped.status).toBe(401)
-    expect(await unmapped.text()).toContain(
-      '<error>NerdGraph accepts only user keys (NRAK-…): send a user key, or map this legacy key to one in KEY_MAP</error>'
+    // v2's title for a refused key (v2 explorer errorResponses; recorded body "Invalid API Key")
+    expect(await unmapped.text()).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<errors>\n  <error>Invalid API Key</error>\n</errors>\n'
     )
     expect(h.sim.stats().graphqlRequests).toBe(0)
   })

@@ -7,6 +7,7 @@ import { decodeOffset, encodeOffset } from '../cursor'
 import type { EntityTag, SimEntity } from '../entity'
 import type { Application, Instance } from '../model'
 import { deploymentFields } from './deployments'
+import { relatedEntities } from './related'
 import { apmSummary, browserSummary } from './summary'
 
 /** Page size of `applicationInstancesV2` (a simulator choice; NerdGraph's own size is undocumented). */
@@ -72,6 +73,8 @@ export function entityValue(dataset: Dataset, app: Application, typename: Entity
       apmConfig: { apdexTarget: app.apdexT, useServerSideConfig: app.language === 'java' },
     },
     ...deploymentFields(dataset, app),
+    relatedEntities: (args: Parameters<typeof relatedEntities>[2]) =>
+      relatedEntities(dataset, app, args),
     runningAgentVersions: { minVersion: app.agentVersions.min, maxVersion: app.agentVersions.max },
     applicationInstances: (args: InstancesArgs) => instancesIn(app, args),
     applicationInstancesV2: ({ cursor }: { cursor?: string | null }) => {

@@ -80,13 +80,27 @@ function rollup(
   return out
 }
 
+/** The browser apdex T of minute `m`'s rows: browser apdex is scored as data arrives, with the T then
+ * set, so a settings update changes only later rows. Updates stack as prototypes
+ * (create-dataset.ts `updateApplication`); the newest one in effect at the minute wins. */
+export function browserApdexTAt(app: Application, m: number): number | null {
+  for (let a = app; ; a = Object.getPrototypeOf(a) as Application) {
+    const since = Object.hasOwn(a, 'browserApdexTSince') ? a.browserApdexTSince : undefined
+    if (since !== undefined && m * 60_000 >= since) return a.browserApdexT
+    const up: unknown = Object.getPrototypeOf(a)
+    if (up === null || up === Object.prototype) return a.browserApdexT
+  }
+}
+
 function endUser(app: Application, inst: Instance, spec: MetricSpec, m: number) {
   const t = app.traffic
   const h = combine(combine(inst.key, spec.key), m)
   const loads = Math.floor(
     t.rpm * diurnal(m, t.phase) * t.browserRatio * (0.85 + 0.3 * nth(h, 1)) + nth(h, 2)
   )
-  if (spec.kind === 'endUserApdex') return apdex(loads, t.satisfied, app.browserApdexT ?? 7, h)
+  if (spec.kind === 'endUserApdex') {
+    return apdex(loads, t.satisfied, browserApdexTAt(app, m) ?? 7, h)
+  }
   if (loads === 0) return null
   const v = durations(loads, t.pageLoad, h, 0.55 + 0.15 * nth(h, 16))
   /** EndUser packs app (server) time in sumOfSquares [doc: migrate-to-nrql.mdx EndUser table]. */

@@ -23,6 +23,20 @@ const entityFields = `
   guid name accountId reporting alertSeverity
   ... on ApmApplicationEntity { applicationId language ${summaryFields} }`
 
+/** The browser application an APM application serves, for the browser apdex T v2 shows in
+ * `settings` (schema: `EntityRelationshipEdgeType.SERVES`, "The source is an Application that serves
+ * the target Browser application"; `BrowserApplicationSettings.apdexTarget`). Entities only: the
+ * search outline has no `relatedEntities`. */
+const servedBrowserFields = `
+  ... on ApmApplicationEntity {
+    relatedEntities(
+      filter: { direction: OUTBOUND, relationshipTypes: { include: [SERVES] } }
+      limit: 1
+    ) {
+      results { target { entity { ... on BrowserApplicationEntityOutline { settings { apdexTarget } } } } }
+    }
+  }`
+
 const nrqlFields = `results`
 
 const built = new Map<string, string>()
@@ -80,7 +94,7 @@ export function insightsDocument(n: number): string {
 export const showApplicationDocument = gql`
   query ShowApplication($guid: EntityGuid!, $accountId: Int!, $members: Nrql!, $browser: Nrql!) {
     actor {
-      entity(guid: $guid) { ${entityFields} }
+      entity(guid: $guid) { ${entityFields} ${servedBrowserFields} }
       account(id: $accountId) {
         members: nrql(query: $members, timeout: 30) { ${nrqlFields} }
         browser: nrql(query: $browser, timeout: 30) { ${nrqlFields} }
@@ -127,6 +141,12 @@ export interface ApmApplication {
     pageLoadTimeAverage: number | null
   } | null
   settings: { apdexTarget: number | null; serverSideConfig: boolean | null } | null
+  /** Only on `actor.entity` of GET show (`servedBrowserFields`). */
+  relatedEntities?: {
+    results: {
+      target: { entity: { settings?: { apdexTarget: number | null } | null } | null }
+    }[]
+  } | null
 }
 
 export type NrqlField = { results: Record<string, unknown>[] } | null

@@ -29,6 +29,13 @@ function isBackground(s: ApmSummary): boolean {
   return (s.webThroughput ?? 0) === 0 && (s.nonWebThroughput ?? 0) > 0
 }
 
+/** The browser apdex T of the browser application the APM application serves, as set (GET show
+ * only): what a PUT of `end_user_apdex_threshold` changed, while timeslices still carry the old T. */
+function servedBrowserApdexT(e: ApmApplication): number | undefined {
+  const t = e.relatedEntities?.results[0]?.target.entity?.settings?.apdexTarget
+  return typeof t === 'number' ? t : undefined
+}
+
 const emptyTopology: Topology = { hosts: new Map(), instances: new Map(), lastReported: undefined }
 
 /** The v2 record, keys in the order of D-health's example. */
@@ -39,6 +46,7 @@ export function toV2Application(
 ): Record<string, unknown> {
   const reporting = e.reporting === true
   const apdexTarget = e.settings?.apdexTarget ?? 0.5
+  const servedT = servedBrowserApdexT(e)
   const record: Record<string, unknown> = {
     id: e.applicationId,
     name: e.name,
@@ -69,11 +77,16 @@ export function toV2Application(
       ...(isBackground(s) ? { concurrent_instance_count: instances } : {}),
     }
     // only when browser data exists (PGN and HUBOT fixtures omit it otherwise)
-    if (e.apmBrowserSummary && browser?.summary) record['end_user_summary'] = browser.summary
+    if (e.apmBrowserSummary && browser?.summary) {
+      record['end_user_summary'] =
+        servedT === undefined
+          ? browser.summary
+          : { ...browser.summary, apdex_target: round2(servedT) }
+    }
   }
   record['settings'] = {
     app_apdex_threshold: apdexTarget,
-    end_user_apdex_threshold: browser?.apdexT ?? defaultEndUserApdexT,
+    end_user_apdex_threshold: servedT ?? browser?.apdexT ?? defaultEndUserApdexT,
     enable_real_user_monitoring: e.apmBrowserSummary != null,
     use_server_side_config: e.settings?.serverSideConfig ?? false,
   }

@@ -8,7 +8,12 @@ import type { Context } from 'hono'
 import type { Env } from '../../http/env'
 import { V2Error, titles } from '../../core/errors'
 import type { GraphQLErrorLike } from '../../upstream/nerdgraph'
-import { pathId, resolveApplication, type ResolvedApplication } from '../../entities/resolve'
+import {
+  pathId,
+  queryApplication,
+  resolveApplication,
+  type ResolvedApplication,
+} from '../../entities/resolve'
 import { errorClassOf, graphqlFault } from '../../upstream/fault'
 import {
   createDeploymentDocument,
@@ -17,7 +22,13 @@ import {
   type ListDeploymentsData,
   type NgDeployment,
 } from './documents'
-import { deploymentInput, deploymentTitles, parseDeployment, type V2Deployment } from './plan'
+import {
+  deploymentInput,
+  deploymentTitles,
+  laterSearchFilter,
+  parseDeployment,
+  type V2Deployment,
+} from './plan'
 import { deploymentBody, deploymentIds, toV2Deployment } from './reshape'
 
 /** Records one deployment: what NerdGraph recorded and its v2 ID. */
@@ -93,10 +104,28 @@ function refusal(errors: readonly GraphQLErrorLike[]): Error {
   })
 }
 
+/** v2 refused a `timestamp` that is not after the application's latest deployment (New Relic docs
+ * "Record and view deployments"); NerdGraph records it anyway, so one `deploymentSearch` from that
+ * time asks first (only when a timestamp is sent). */
+async function requireAfterLatest(c: Context<Env>, app: ResolvedApplication, timestamp: number) {
+  // a read the write needs: explain mode sends it and shows the mutation after it
+  const { data } = await queryApplication<ListDeploymentsData>(
+    c,
+    listDeploymentsDocument,
+    { guid: app.guid, filter: laterSearchFilter(timestamp, Date.now()) },
+    { lookup: true }
+  )
+  const later = data.actor.entity?.deploymentSearch?.results ?? []
+  if (later.some((d) => d !== null && d.timestamp >= timestamp)) {
+    throw new V2Error(422, deploymentTitles.invalid, { messages: [deploymentTitles.notLatest] })
+  }
+}
+
 export async function createDeployment(c: Context<Env>) {
   const appId = pathId(c.req.param('id'), titles.noApplication)
   const deployment = parseDeployment(c.get('params'), Date.now())
   const app = await resolveApplication(c, appId)
+  if (deployment.timestamp !== undefined) await requireAfterLatest(c, app, deployment.timestamp)
   const { created, id } = await recordDeployment(c, app, deployment)
   return deploymentBody(toV2Deployment(created, id, app.appId))
 }

@@ -22,6 +22,28 @@ export const listDeploymentsDocument = gql`
   }
 `
 
+/** One v2 page: the deployments of a window and, in the same request, how many the window holds
+ * (NRQL `count(*) FROM Deployment`, New Relic docs "Query your change tracking data"), which tells the
+ * last page. */
+export const deploymentsPageDocument = gql`
+  query DeploymentsPage(
+    $guid: EntityGuid!
+    $filter: ChangeTrackingSearchFilter
+    $accountId: Int!
+    $count: Nrql!
+  ) {
+    actor {
+      entity(guid: $guid) {
+        ... on ApmApplicationEntity {
+          applicationId
+          deploymentSearch(filter: $filter) { results { ${deploymentFields} } }
+        }
+      }
+      account(id: $accountId) { count: nrql(query: $count, timeout: 30) { results } }
+    }
+  }
+`
+
 export const createDeploymentDocument = gql`
   mutation CreateDeployment($deployment: ChangeTrackingDeploymentInput!) {
     changeTrackingCreateDeployment(deployment: $deployment) { ${deploymentFields} }
@@ -44,6 +66,12 @@ export interface ListDeploymentsData {
       applicationId?: number
       deploymentSearch?: { results: (NgDeployment | null)[] | null } | null
     } | null
+  }
+}
+
+export interface DeploymentsPageData extends ListDeploymentsData {
+  actor: ListDeploymentsData['actor'] & {
+    account: { count: { results: Record<string, unknown>[] } | null } | null
   }
 }
 

@@ -25,7 +25,12 @@ export interface V0Record {
 }
 
 const nilIntegers = ['avg-apdex-f', 'avg-apdex-s', 'avg-apdex-t'] as const
-const nilEndUser = ['avg-enduser-apdex-f', 'avg-enduser-apdex-s', 'avg-enduser-apdex-t'] as const
+const nilEndUser = [
+  'avg-enduser-apdex-f',
+  'avg-enduser-apdex-s',
+  'avg-enduser-apdex-t',
+  'avg-enduser-apdex-threshold',
+] as const
 const nilFloats = ['avg-cpu', 'avg-db'] as const
 const nilEndUserFloats = ['avg-enduser-rt', 'avg-enduser-throughput', 'avg-errors'] as const
 const nilLastFloats = ['avg-memory', 'avg-rt', 'avg-throughput'] as const
@@ -41,8 +46,8 @@ function fields(r: V0Record): [string, Typed][] {
     ...nilIntegers.map(nil('integer')),
     ['avg-apdex-threshold', ['float', null]],
     ...nilFloats.map(nil('float')),
+    // integer, unlike `avg-apdex-threshold` (the pyrelic fixture, `NOTIFY_DEPLOYMENT_SUCCESS`)
     ...nilEndUser.map(nil('integer')),
-    ['avg-enduser-apdex-threshold', ['float', null]],
     ...nilEndUserFloats.map(nil('float')),
     ...nilLastFloats.map(nil('float')),
     ['changelog', ['string', r.changelog]],

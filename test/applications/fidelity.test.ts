@@ -1,0 +1,61 @@
+/** Issue 23, item 21: what v2 answers for `links.alert_policy` and `concurrent_instance_count`. */
+import { describe, expect, it } from 'vitest'
+import type { ApmApplication } from '../../src/resources/applications/documents'
+import { toV2Application } from '../../src/resources/applications/reshape'
+import { harness } from '../helpers/harness'
+
+const web: ApmApplication = {
+  guid: 'G',
+  name: 'Checkout',
+  accountId: 1,
+  applicationId: 7,
+  language: 'java',
+  reporting: true,
+  alertSeverity: 'NOT_ALERTING',
+  apmSummary: {
+    apdexScore: 0.9,
+    errorRate: 0,
+    hostCount: 1,
+    instanceCount: 2,
+    responseTimeAverage: 0.1,
+    throughput: 30,
+    webThroughput: 25,
+    nonWebThroughput: 5,
+  },
+  apmBrowserSummary: null,
+  settings: { apdexTarget: 0.5, serverSideConfig: false },
+}
+
+describe('application records (issue 23, item 21)', () => {
+  // v2 explorer applications.json, ApplicationSummaryResponse: "Number of concurrent application
+  // instances for background applications"; an application with web transactions has none.
+  it('gives concurrent_instance_count to background applications only', () => {
+    const summary = (e: ApmApplication) =>
+      toV2Application(e)['application_summary'] as Record<string, unknown>
+    expect(summary(web)).not.toHaveProperty('concurrent_instance_count')
+    const worker = { ...web, apmSummary: { ...web.apmSummary!, webThroughput: 0 } }
+    expect(summary(worker)['concurrent_instance_count']).toBe(2)
+  })
+
+  // v2 explorer applications.json, ApplicationLinksResponse.alert_policy: "Alert policy in which this
+  // application is a member" — a legacy alert policy (D-health); those are retired, and v2 answers
+  // their path, GET /v2/alert_policies.json, with 410 (the operations table). No application can
+  // be a member of one, so v2 lists the other three links, in D-health's order without it.
+  it('lists application_instances, servers and application_hosts, with no alert_policy', async () => {
+    expect(Object.keys(toV2Application(web)['links'] as object)).toEqual([
+      'application_instances',
+      'servers',
+      'application_hosts',
+    ])
+    const h = harness()
+    expect((await h.get('/v2/alert_policies.json')).status).toBe(410)
+    const body = (await (await h.get('/v2/applications/9045822.json')).json()) as {
+      application: { links: Record<string, unknown> }
+    }
+    expect(Object.keys(body.application.links)).toEqual([
+      'application_instances',
+      'servers',
+      'application_hosts',
+    ])
+  })
+})
