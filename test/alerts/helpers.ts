@@ -1,7 +1,7 @@
 /** v2bridge in front of the simulator, recording each GraphQL request it sends (query + variables). */
 import { createApp } from '../../src/app'
 import { parseConfig, type ConfigInput } from '../../src/core/config'
-import { alertsOf, DEMO_KEYS, createSimulator } from '../../simulator'
+import { alertsOf, apmGuid, DEMO_KEYS, createSimulator, type AlertsState } from '../../simulator'
 
 export interface Sent {
   query: string
@@ -37,3 +37,40 @@ export function alertsHarness(settings: ConfigInput = {}) {
 }
 
 export { DEMO_KEYS }
+
+/**
+ * Adds `n` closed issues of one incident each to account 1000001 (condition 7101101 of policy
+ * 5101101, application 9045822), one an hour from `hoursAgo` back, so lists have more than one
+ * v2 page (200 items).
+ */
+export function addIssues(alerts: AlertsState, n: number, hoursAgo = 1) {
+  const anchor = Math.floor(Date.now() / 60_000) * 60_000
+  for (let i = 0; i < n; i++) {
+    const createdAt = anchor - (hoursAgo + i) * 3_600_000 - 30 * 60_000
+    const issueId = `00000000-0000-4000-a000-${String(i).padStart(12, '0')}`
+    const incidentId = String(39_000_000 + i)
+    const common = { accountId: 1000001, policyId: 5101101, conditionId: 7101101 }
+    alerts.issues.push({
+      ...common,
+      issueId,
+      priority: 'CRITICAL',
+      createdAt,
+      closedAt: createdAt + 600_000,
+      acknowledgedAt: null,
+      acknowledgedBy: null,
+      closedBy: 'system',
+      incidentIds: [incidentId],
+    })
+    alerts.incidents.push({
+      ...common,
+      incidentId,
+      issueId,
+      title: `Added ${i}`,
+      priority: 'CRITICAL',
+      entityGuid: apmGuid(1000001, 9045822),
+      entityName: 'Added app',
+      createdAt,
+      closedAt: createdAt + 600_000,
+    })
+  }
+}

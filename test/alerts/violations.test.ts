@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { incidentId } from '../../src/resources/alerts/ids'
-import { alertsHarness } from './helpers'
+import { addIssues, alertsHarness } from './helpers'
 
 const now = Date.parse('2026-11-20T12:00:30.000Z')
 beforeAll(() => void vi.useFakeTimers({ toFake: ['Date'], now }))
@@ -40,13 +40,27 @@ describe('GET /v2/alerts_violations', () => {
       },
       links: { policy_id: 5101103, condition_id: 7101301, incident_id: incidentId(issue.issueId) },
     })
+    // The page reaches back past the newest 30-day window to the violation open for 45 days
+    // (test/alerts/history.test.ts).
+    const old = h.alerts.incidents.find(
+      (i) => i.closedAt === null && i.createdAt < now - 40 * 86_400_000
+    )!
     expect(body.violations.map((v) => v.id)).toEqual([
-      31000036, 31000015, 31000008, 31000022, 31000029,
+      31000036,
+      31000015,
+      31000008,
+      31000022,
+      31000029,
+      Number(old.incidentId),
     ])
     expect(body.violations.find((v) => v.id === 31000015)!.priority).toBe('Critical')
-    expect(h.operations()).toEqual(['KeyAccount', 'KeyAccount', 'AlertIncidents', 'AlertIssues'])
+    // One request per 30-day window back to the year kept, then the issues that name them.
+    const ops = h.operations()
+    expect(ops.slice(0, 2)).toEqual(['KeyAccount', 'KeyAccount'])
+    expect(ops.slice(2, 15)).toEqual(Array(13).fill('AlertIncidents'))
+    expect(new Set(ops.slice(15))).toEqual(new Set(['AlertIssues']))
     expect(h.sent[2]!.variables['filter']).toEqual({ states: ['CREATED'] })
-    expect(h.sent[3]!.variables['filter']).toEqual({
+    expect(h.sent[15]!.variables['filter']).toEqual({
       conditionIds: [7101101, 7101102, 7101201, 7101301],
     })
   })
@@ -68,17 +82,23 @@ describe('GET /v2/alerts_violations', () => {
     }
   })
 
-  it('pages with next, first and prev links but never rel="last"', async () => {
+  it('pages 200 violations a page with next, first and prev links but never rel="last"', async () => {
     const h = alertsHarness()
+    addIssues(h.alerts, 300)
     const first = await h.call('/v2/alerts_violations.json')
     expect(first.headers.get('link')).toBe(
       '<http://localhost/v2/alerts_violations.json?page=2>; rel="next"'
     )
+    expect(((await first.json()) as { violations: Violation[] }).violations).toHaveLength(200)
     const second = await h.call('/v2/alerts_violations.json?page=2')
-    expect(second.headers.get('link')).toContain('rel="next"')
-    expect(second.headers.get('link')).not.toContain('rel="last"')
-    const last = await h.call('/v2/alerts_violations.json?page=4')
-    expect(last.headers.get('link')).not.toContain('rel="next"')
+    // New Relic docs "Pagination for API output": alerts_violations never sends rel="last".
+    expect(second.headers.get('link')).toBe(
+      '<http://localhost/v2/alerts_violations.json?page=1>; rel="first", <http://localhost/v2/alerts_violations.json?page=1>; rel="prev"'
+    )
+    const all = h.alerts.incidents.filter((i) => i.accountId === 1000001)
+    expect(((await second.json()) as { violations: Violation[] }).violations).toHaveLength(
+      all.length - 200
+    )
   })
 
   it('answers 422 for an unreadable date and for start after end', async () => {
@@ -144,7 +164,11 @@ describe('GET /v2/alerts_events', () => {
     expect(events).toHaveLength(2)
     for (const e of events)
       expect(e).toMatchObject({ incident_id: id, event_type: 'VIOLATION_OPEN' })
-    const none = await h.call('/v2/alerts_events.json?filter[event_type]=DEPLOYMENT')
-    expect(await none.json()).toEqual({ recent_events: [] })
+    // DEPLOYMENT events come from change tracking (test/alerts/history.test.ts).
+    const deployments = await h.call('/v2/alerts_events.json?filter[event_type]=DEPLOYMENT')
+    const { recent_events: deployed } = (await deployments.json()) as {
+      recent_events: { event_type: string }[]
+    }
+    for (const e of deployed) expect(e.event_type).toBe('DEPLOYMENT')
   })
 })

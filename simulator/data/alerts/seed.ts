@@ -133,6 +133,14 @@ const history: [number, number, number, number | null, number][] = [
   [9702201, 7201101, 30, 3, 1],
 ]
 
+/** Issues older than the newest 30 days (same columns): one still open after 45 days, and closed
+ * ones 40 and 75 days old, so lists that page back in time windows have something to find. */
+const older: typeof history = [
+  [9045837, 7101201, 45 * 24, null, 1],
+  [9045866, 7101102, 40 * 24, 4, 2],
+  [9045851, 7101301, 75 * 24, 1, 1],
+]
+
 /** A deterministic RFC 4122-shaped UUID (the shape of AiIssuesIssue.issueId). */
 function uuid(seed: string): string {
   const hex = [0, 1, 2, 3]
@@ -214,7 +222,11 @@ export function alertsSeed(seed: number, anchor: number, appName: (id: number) =
     generated.push([app, condition, 80 + n * 11 + Math.floor(r * 6), 0.25 + r * 4, 1 + (n % 3)])
   }
   let next = 31_000_001
-  for (const [appId, conditionId, hoursAgo, hoursOpen, count] of [...history, ...generated]) {
+  for (const [appId, conditionId, hoursAgo, hoursOpen, count] of [
+    ...history,
+    ...generated,
+    ...older,
+  ]) {
     const condition = out.conditions.find((c) => c.id === conditionId)!
     const issueId = uuid(`${seed}/${appId}/${conditionId}/${hoursAgo}`)
     const createdAt = anchor - hoursAgo * HOUR

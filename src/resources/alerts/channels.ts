@@ -15,7 +15,8 @@ import { pathId } from '../../entities/resolve'
 import { configToV2, validationTitle } from './channel-config'
 import { channelDocument, channelsDocument, deleteChannelDocument } from './documents'
 import { numericId } from './ids'
-import { alertsAccount, cursorPage, pageLink } from './scope'
+import { alertsAccount, listLink, pageLink } from './scope'
+import { alertsPageSize, cursorSizedPage } from './paging'
 
 export interface NgChannel {
   id: string
@@ -36,6 +37,8 @@ export const channelTitles = {
   noPolicyChannel: 'No policy channel found with the given ID', // swagger alerts_policy_channels 404
   policyChannels:
     'Validation or internal error occurred while trying to update the policy channels', // swagger 422
+  policyChannelsDelete:
+    'Validation or internal error occurred while trying to delete the policy channels', // swagger DELETE 422
 } as const
 
 /** v2 channel ← notification channel: `id` numeric, `type` lower case (mappings/alerts.ts),
@@ -52,25 +55,39 @@ export function toV2Channel(ch: NgChannel, policyIds?: number[]) {
   }
 }
 
+/** `GET /v2/alerts_channels`: `alertsPageSize` channels per page, with `rel="last"` from
+ * `totalCount` (v2 sent `last` on every list but violations, New Relic docs "Pagination for API
+ * output"). */
 export async function listChannels(c: Context<Env>) {
   const page = pageParam(c.get('params'))
   const accountId = await alertsAccount(c)
   type Data = Account<{
-    notificationChannels: { channels: NgChannel[]; nextCursor: string | null } | null
+    notificationChannels: {
+      channels: NgChannel[]
+      nextCursor: string | null
+      totalCount: number
+    } | null
   }>
-  const { items, nextCursor } = await cursorPage(
+  let total: number | undefined
+  const { items, nextCursor } = await cursorSizedPage(
     c,
     `alerts_channels\u0000${accountId}`,
     page,
     async (cursor) => {
       const { data } = await c.get('nerdgraph').query<Data>(channelsDocument, { accountId, cursor })
       const found = data.actor.account?.alerts?.notificationChannels
+      total = found?.totalCount
       return { items: found?.channels ?? [], nextCursor: found?.nextCursor ?? null }
     }
   )
+  const lastPage =
+    items.length === 0 || total === undefined
+      ? undefined
+      : Math.max(page + (nextCursor === null ? 0 : 1), Math.ceil(total / alertsPageSize))
   return {
     body: { channels: items.map((ch) => toV2Channel(ch)) },
-    link: pageLink(c, page, nextCursor !== null),
+    link:
+      lastPage === undefined ? pageLink(c, page, nextCursor !== null) : listLink(c, page, lastPage),
   }
 }
 

@@ -119,6 +119,7 @@ export const channelsDocument = gql`
         alerts {
           notificationChannels(cursor: $cursor) {
             nextCursor
+            totalCount
             channels { ${channelSelection()} }
           }
         }

@@ -4,7 +4,7 @@
  * and `/close` through `aiIssuesAckIssue` / `aiIssuesResolveIssue` (New Relic docs "Migrate from REST
  * API v2 to NerdGraph": incidents → issues). v2 incident IDs are minted from issue UUIDs
  * (src/resources/alerts/ids.ts); an ID is found again from the pages this key listed, else by walking the
- * account's issues of the window.
+ * account's issues back in time windows (scope.ts), as far as the list goes.
  */
 import type { Context } from 'hono'
 import { openIssueStates } from '../../../mappings/alerts'
@@ -15,12 +15,14 @@ import { pathId } from '../../entities/resolve'
 import { issueActionDocuments, issuesDocument } from './documents'
 import { incidentId } from './ids'
 import { toV2Incident, type NgIssue } from './reshape'
-import { alertsAccount, alertsWindow, cursorPage, pageLink } from './scope'
+import { alertsAccount, alertsWindows, pageLink, type Window } from './scope'
+import { windowedPage, windowedSteps } from './paging'
 import { defineCache } from '../../core/cache'
 
 const minute = 60 * 1000
 
-/** per account: minted v2 incident ID → AI issue UUID (ids.ts); issues never change ID. */
+/** per account: minted v2 incident ID → `<createdAt>/<AI issue UUID>` (ids.ts); issues never
+ * change ID. */
 export const alertIssuesCache = defineCache<string>('alertIssues', {
   freshMs: 60 * minute,
   maxBytes: 2 ** 20,
@@ -42,20 +44,22 @@ export const noIncidentTitle = 'No Incident found with the given ID'
 /** v2 title when NerdGraph refuses the action (swagger alerts_incidents 422 reason, typo kept). */
 export const incidentActionTitle = 'Validation exception occured'
 
-/** Walking the issues to find a minted ID stops after this many pages. */
-const maxSearchPages = 20
+/** Walking the issues to find a minted ID stops after this many steps (each at most one request
+ * per window). */
+const maxSearchSteps = 20
 
 async function issuesPage(
   c: Context<Env>,
   accountId: number,
   cursor: string | null,
-  filter: Record<string, unknown> | null
+  filter: Record<string, unknown> | null,
+  timeWindow: Window
 ) {
   const { data } = await c.get('nerdgraph').query<IssuesData>(issuesDocument, {
     accountId,
     cursor,
     filter,
-    timeWindow: alertsWindow(),
+    timeWindow,
   })
   const account = data.actor.account
   const preferences = new Map(
@@ -67,7 +71,11 @@ async function issuesPage(
   const issues = account?.aiIssues?.issues
   const known = c.get('caches').of(alertIssuesCache)
   for (const issue of issues?.issues ?? [])
-    known.set(c.get('keyHash'), `${accountId}/${incidentId(issue.issueId)}`, issue.issueId)
+    known.set(
+      c.get('keyHash'),
+      `${accountId}/${incidentId(issue.issueId)}`,
+      `${issue.createdAt}/${issue.issueId}`
+    )
   return { items: issues?.issues ?? [], nextCursor: issues?.nextCursor ?? null, preferences }
 }
 
@@ -77,9 +85,10 @@ export async function listIncidents(c: Context<Env>) {
   const accountId = await alertsAccount(c)
   const filter = p.bool('only_open') ? { states: openIssueStates } : null
   let preferences = new Map<number, string>()
-  const list = `alerts_incidents\u0000${accountId}\u0000${JSON.stringify(filter)}\u0000${alertsWindow().endTime}`
-  const { items, nextCursor } = await cursorPage(c, list, page, async (cursor) => {
-    const result = await issuesPage(c, accountId, cursor, filter)
+  const windows = alertsWindows()
+  const list = `alerts_incidents\u0000${accountId}\u0000${JSON.stringify(filter)}\u0000${windows[0]!.endTime}`
+  const { items, nextCursor } = await windowedPage(c, list, page, windows, async (w, cursor) => {
+    const result = await issuesPage(c, accountId, cursor, filter, w)
     preferences = result.preferences
     return result
   })
@@ -88,21 +97,21 @@ export async function listIncidents(c: Context<Env>) {
   return { body: { incidents }, link: pageLink(c, page, nextCursor !== null) }
 }
 
-async function findIssue(c: Context<Env>, accountId: number, id: number): Promise<string> {
+/** The AI issue of a minted v2 ID and when it was created: from the pages this key listed, else by
+ * walking the account's issues back in time. */
+async function findIssue(c: Context<Env>, accountId: number, id: number) {
   const known = c.get('caches').of(alertIssuesCache)
   const hit = known.get(c.get('keyHash'), `${accountId}/${id}`)
-  if (hit) return hit
-  let cursor: string | null = null
-  for (let n = 0; n < maxSearchPages; n += 1) {
-    const page: Awaited<ReturnType<typeof issuesPage>> = await issuesPage(
-      c,
-      accountId,
-      cursor,
-      null
-    )
-    const found = page.items.find((issue) => incidentId(issue.issueId) === id)
-    if (found) return found.issueId
-    if (!(cursor = page.nextCursor)) break
+  const slash = hit?.indexOf('/') ?? -1
+  if (hit && slash > 0)
+    return { createdAt: Number(hit.slice(0, slash)), issueId: hit.slice(slash + 1) }
+  let steps = 0
+  for await (const items of windowedSteps(alertsWindows(), (w, cursor) =>
+    issuesPage(c, accountId, cursor, null, w)
+  )) {
+    const found = items.find((issue) => incidentId(issue.issueId) === id)
+    if (found) return { createdAt: found.createdAt, issueId: found.issueId }
+    if ((steps += 1) >= maxSearchSteps) break
   }
   throw new V2Error(404, noIncidentTitle)
 }
@@ -111,7 +120,7 @@ async function findIssue(c: Context<Env>, accountId: number, id: number): Promis
 export async function incidentAction(c: Context<Env>, action: keyof typeof issueActionDocuments) {
   const id = pathId(c.req.param('id'), noIncidentTitle)
   const accountId = await alertsAccount(c)
-  const issueId = await findIssue(c, accountId, id)
+  const { issueId, createdAt } = await findIssue(c, accountId, id)
   const { data } = await c
     .get('nerdgraph')
     .query<Record<string, { error: string | null; result: unknown } | null>>(
@@ -120,7 +129,9 @@ export async function incidentAction(c: Context<Env>, action: keyof typeof issue
     )
   const outcome = Object.values(data)[0]
   if (!outcome || outcome.error || !outcome.result) throw new V2Error(422, incidentActionTitle)
-  const after = await issuesPage(c, accountId, null, { ids: [issueId] })
+  // Read back in the minute of its creation, however old the issue is.
+  const around = { startTime: createdAt, endTime: createdAt + 60_000 }
+  const after = await issuesPage(c, accountId, null, { ids: [issueId] }, around)
   const issue = after.items[0]
   if (!issue) throw new V2Error(404, noIncidentTitle)
   return { incident: toV2Incident(issue, after.preferences) }

@@ -28,9 +28,10 @@ export async function changePolicy(
     .get('nerdgraph')
     .query<Changed>(policyChannelsDocuments[op], { accountId, policyId, channelIds })
   const result = Object.values(data)[0]
-  if (!result) throw new V2Error(422, channelTitles.policyChannels)
+  const refused = op === 'add' ? channelTitles.policyChannels : channelTitles.policyChannelsDelete
+  if (!result) throw new V2Error(422, refused)
   if (result.errors.some((e) => e.errorType === 'NOT_FOUND_ERROR')) return false
-  if (result.errors.length) throw new V2Error(422, channelTitles.policyChannels)
+  if (result.errors.length) throw new V2Error(422, refused)
   return true
 }
 
@@ -60,14 +61,23 @@ export async function addPolicyChannels(c: Context<Env>) {
   return { policy: { id: Number(policyId), channel_ids: channelIds.map(Number) } }
 }
 
-/** `DELETE /v2/alerts_policy_channels?policy_id=&channel_id=` → the channel without that policy. */
+/** `DELETE /v2/alerts_policy_channels?policy_id=&channel_id=` → the channel without that policy.
+ * An association that does not exist (unknown channel, or a channel not on that policy) is v2's
+ * 404 `No policy channel found with the given ID` (explorer alerts_policy_channels DELETE), found
+ * before any write is sent. */
 export async function removePolicyChannel(c: Context<Env>) {
   const [policyId] = requiredId(c, 'policy_id')
   const [channelId] = requiredId(c, 'channel_id')
   const accountId = await alertsAccount(c)
-  const channel = await loadChannel(c, accountId, Number(channelId))
+  const channel = await loadChannel(c, accountId, Number(channelId)).catch((err: unknown) => {
+    throw err instanceof V2Error && err.status === 404
+      ? new V2Error(404, channelTitles.noPolicyChannel)
+      : err
+  })
+  const linked = toV2Channel(channel).links.policy_ids
+  if (!linked.includes(Number(policyId))) throw new V2Error(404, channelTitles.noPolicyChannel)
   if (!(await changePolicy(c, 'remove', accountId, policyId!, [channelId!])))
     throw new V2Error(404, channelTitles.noPolicyChannel)
-  const remaining = toV2Channel(channel).links.policy_ids.filter((id) => id !== Number(policyId))
+  const remaining = linked.filter((id) => id !== Number(policyId))
   return { channel: toV2Channel(channel, remaining), links: channelLinks }
 }

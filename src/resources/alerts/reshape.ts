@@ -123,24 +123,33 @@ export function toV2Violation(incident: NgIncident, issue: NgIssue | undefined, 
 }
 
 /**
- * v2 recent events ← AI incidents: NerdGraph has no alerts events query (the migration guide's events
- * section is empty), so v2bridge emits the events incidents imply: VIOLATION_OPEN at `createdAt` and
- * VIOLATION_CLOSE at `closedAt`. NOTIFICATION, DEPLOYMENT and INSTRUMENTATION events have no NerdGraph
- * source and never appear. `id` is minted from (incident, event type); `product` is the upper-case v2
- * product; `description` ← "<policy> (<title>)", the shape of the swagger example.
+ * v2 recent events ← AI incidents and the issues holding them: NerdGraph has no alerts events
+ * query (the migration guide's events section is empty), so v2bridge emits the events they imply:
+ * VIOLATION_OPEN at the incident's `createdAt`, VIOLATION_CLOSE at its `closedAt`, and, with the
+ * issue's first incident (once per issue), INCIDENT_OPEN at the issue's `createdAt` and
+ * INCIDENT_CLOSE at its `closedAt` (client-go pkg/alerts events_test.go records an
+ * `INCIDENT_OPEN` event). `id` is minted from (incident or issue, event type); `product` is the
+ * upper-case v2 product; `description` ← "<policy> (<title>)", the shape of that fixture.
  */
 export function toV2Events(incident: NgIncident, issue: NgIssue | undefined) {
   const entity = entityOf(incident.entityGuids, incident.entityNames)
   const policy = issue?.policyName?.[0]
-  const at: [string, number | null][] = [
-    ['VIOLATION_OPEN', incident.createdAt],
-    ['VIOLATION_CLOSE', incident.closedAt],
+  const opensIssue = issue !== undefined && issue.incidentIds?.[0] === incident.incidentId
+  const at: [string, string, number | null | undefined][] = [
+    ['VIOLATION_OPEN', incident.incidentId, incident.createdAt],
+    ['VIOLATION_CLOSE', incident.incidentId, incident.closedAt],
+    ...(opensIssue
+      ? ([
+          ['INCIDENT_OPEN', `issue/${issue.issueId}`, issue.createdAt],
+          ['INCIDENT_CLOSE', `issue/${issue.issueId}`, issue.closedAt],
+        ] as [string, string, number | null][])
+      : []),
   ]
-  return at.flatMap(([eventType, timestamp]) => {
+  return at.flatMap(([eventType, source, timestamp]) => {
     if (timestamp == null) return []
     return [
       {
-        id: eventId(incident.incidentId, eventType),
+        id: eventId(source, eventType),
         event_type: eventType,
         product: entity.product.toUpperCase(),
         entity_type: entity.type,

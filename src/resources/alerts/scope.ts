@@ -1,6 +1,7 @@
 /**
  * @module resources/alerts/scope
- * What every alerts call shares: the account it reads, and v2 page N as NerdGraph cursor page N.
+ * What every alerts call shares: the account it reads, v2 page N through the cursor walk, its
+ * Link header, and the time windows lists read back through (paging.ts gathers the pages).
  */
 import type { Context } from 'hono'
 import { singleAccount } from '../../entities/accounts'
@@ -25,13 +26,14 @@ export const alertsAccount = singleAccount
 export interface CursorPage<T> {
   items: T[]
   nextCursor: string | null
+  /** False when the page was answered without reading it (past the end, or an account not seen). */
+  read?: boolean
 }
 
 /**
- * v2 page `page` of a cursor-paged NerdGraph list: one NerdGraph page per v2 page (the v2 page size of
- * alerts lists is [UNCONFIRMED]), through the cursor walk every paged list shares
- * (src/entities/cursor-walk.ts): O(1) local work for any page, one request per page never read.
- * Past the end: an empty page.
+ * v2 page `page` of a list whose pages `fetchPage` reads from a cursor of its own, through the
+ * cursor walk every paged list shares (src/entities/cursor-walk.ts): O(1) local work for any page,
+ * one read per page never read. Past the end: an empty page.
  */
 export async function cursorPage<T>(
   c: Context<Env>,
@@ -46,14 +48,14 @@ export async function cursorPage<T>(
     const cursor = await cursorOf(walk, page, async (_n, at) => ({
       next: (await fetchPage(at ?? null)).nextCursor,
     }))
-    if (cursor === null) return { items: [], nextCursor: null }
+    if (cursor === null) return { items: [], nextCursor: null, read: false }
     const result = await fetchPage(cursor ?? null)
     learnStep(walk, page, { next: result.nextCursor })
-    return result
+    return { ...result, read: true }
   } catch (err) {
     // An account the key cannot see holds nothing for it: an empty page, as on every list
-    // (README, Pinned account), never a 403 of its own.
-    if (isForbiddenAccount(err)) return { items: [], nextCursor: null }
+    // (docs/keys-and-accounts.md), never a 403 of its own.
+    if (isForbiddenAccount(err)) return { items: [], nextCursor: null, read: false }
     throw err
   } finally {
     cache.set(keyHash, list, walk)
@@ -61,8 +63,9 @@ export async function cursorPage<T>(
 }
 
 /** The v2 `page` and the Link header of a list whose end is known only by a missing next cursor:
- * `next`, then `first` and `prev`; never `last` (alerts_violations never has one, D-pag) [INFERRED
- * for the other alerts lists, whose last page NerdGraph cannot tell without walking them]. */
+ * `next`, then `first` and `prev`; no `last`. v2 sent none on alerts_violations (New Relic docs
+ * "Pagination for API output"); incidents and events had one, but NerdGraph's aiIssues give no
+ * count, so their last page cannot be told without walking the whole history. */
 export function pageLink(c: Context<Env>, page: number, hasNext: boolean): string | undefined {
   return linkHeader(new URL(c.req.url), c.get('origin'), c.get('params').entries(), {
     page,
@@ -70,12 +73,40 @@ export function pageLink(c: Context<Env>, page: number, hasNext: boolean): strin
   })
 }
 
-/** How far back alerts lists read when v2 gave no dates: v2 listed an account's alerts history,
- * NerdGraph's aiIssues read a time window; 30 days [INFERRED]. */
+/** The Link header of a list whose last page is known: `next`, `last`, `first`, `prev`. */
+export function listLink(c: Context<Env>, page: number, lastPage: number): string | undefined {
+  return linkHeader(new URL(c.req.url), c.get('origin'), c.get('params').entries(), {
+    page,
+    lastPage,
+  })
+}
+
+/** The span of one NerdGraph time window of an alerts list [INFERRED: NerdGraph documents no
+ * maximum for `aiIssues` windows; 30 days is what v2bridge asks at once]. */
 export const alertsWindowMs = 30 * 24 * 60 * 60 * 1000
 
-/** The default window, ending at the next whole minute (so cursors stay valid within a minute). */
-export function alertsWindow(now = Date.now()): { startTime: number; endTime: number } {
+/** How far back alerts lists page: v2 listed an account's whole alerts history, NerdGraph keeps it
+ * for the account's retention [UNCONFIRMED: a year is the proposal, as for deployments]. */
+export const alertsHistoryMs = 366 * 24 * 60 * 60 * 1000
+
+export interface Window {
+  startTime: number
+  endTime: number
+}
+
+/** The newest default window, ending at the next whole minute (so cursors stay valid within a
+ * minute). */
+export function alertsWindow(now = Date.now()): Window {
   const endTime = Math.floor(now / 60_000) * 60_000 + 60_000
   return { startTime: endTime - alertsWindowMs, endTime }
+}
+
+/** `[start, end]` cut into windows of `alertsWindowMs`, newest first; `start` defaults to the
+ * history kept, `end` to the default window's end. */
+export function alertsWindows(start?: number, end = alertsWindow().endTime): Window[] {
+  const from = Math.max(start ?? end - alertsHistoryMs, end - alertsHistoryMs)
+  const windows: Window[] = []
+  for (let top = end; windows.length === 0 || top > from; top -= alertsWindowMs)
+    windows.push({ startTime: Math.max(from, top - alertsWindowMs), endTime: top })
+  return windows
 }

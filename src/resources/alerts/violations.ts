@@ -14,8 +14,18 @@ import { parseTime } from '../../core/time-range'
 import { incidentsDocument, issuesDocument } from './documents'
 import { numericId } from './ids'
 import { toV2Events, toV2Violation, type NgIncident, type NgIssue } from './reshape'
-import { alertsAccount, alertsWindow, cursorPage, pageLink } from './scope'
+import {
+  alertsAccount,
+  alertsWindow,
+  alertsWindowMs,
+  alertsWindows,
+  pageLink,
+  type Window,
+} from './scope'
+import { windowedPage } from './paging'
 import { eventFilter } from './event-filter'
+import { deploymentEvents } from './deployment-events'
+import type { V2Params } from '../../http/params'
 
 interface IncidentsData {
   actor: {
@@ -34,12 +44,12 @@ interface IssuesData {
 }
 
 /** Pages of issues read to name one page of incidents, at most. */
-const maxIssuePages = 5
+const maxIssuePages = 10
 
-type Window = { startTime: number; endTime: number }
-
-/** `start_date` / `end_date` (swagger: violations created after / before) → the NerdGraph window. */
-function violationWindow(c: Context<Env>): Window {
+/** `start_date` / `end_date` (explorer alerts_violations: "Retrieve violations created after this
+ * time" / "created before this time") → the windows read, newest first; both bounds are exact
+ * (scope.ts keeps what was created inside each window). */
+function violationWindows(c: Context<Env>): Window[] {
   const p = c.get('params')
   const time = (name: 'start_date' | 'end_date', as: 'from' | 'to') => {
     const raw = p.get(name)
@@ -52,14 +62,9 @@ function violationWindow(c: Context<Env>): Window {
   }
   const start = time('start_date', 'from')
   const end = time('end_date', 'to')
-  const fallback = alertsWindow()
-  const window = { startTime: start ?? fallback.startTime, endTime: end ?? fallback.endTime }
-  if (start !== undefined && end === undefined) window.endTime = Math.max(start, fallback.endTime)
-  if (end !== undefined && start === undefined)
-    window.startTime = end - (fallback.endTime - fallback.startTime)
-  if (window.startTime > window.endTime)
+  if (start !== undefined && end !== undefined && start > end)
     throw new V2Error(422, "'start_date' must be before 'end_date'")
-  return window
+  return alertsWindows(start, end ?? Math.max(start ?? 0, alertsWindow().endTime))
 }
 
 /** The issue holding each incident, from the issues of the incidents' conditions in the window. */
@@ -92,20 +97,33 @@ async function issueHolders(
 }
 
 /** One v2 page of incidents, each with the issue that holds it (undefined when not found). */
-async function incidentRows(c: Context<Env>, window: Window, onlyOpen: boolean, page: number) {
+async function incidentRows(c: Context<Env>, windows: Window[], onlyOpen: boolean, page: number) {
   const accountId = await alertsAccount(c)
   const filter = onlyOpen ? { states: ['CREATED'] } : null
-  const list = `alerts_violations\u0000${accountId}\u0000${onlyOpen}\u0000${JSON.stringify(window)}`
-  const { items, nextCursor } = await cursorPage(c, list, page, async (cursor) => {
+  const span = [windows[0]!.endTime, windows.at(-1)!.startTime]
+  const list = `alerts_violations\u0000${accountId}\u0000${onlyOpen}\u0000${span.join('-')}`
+  const {
+    items,
+    span: pageSpan,
+    nextCursor,
+  } = await windowedPage(c, list, page, windows, async (timeWindow, cursor) => {
     const { data } = await c
       .get('nerdgraph')
-      .query<IncidentsData>(incidentsDocument, { accountId, cursor, filter, timeWindow: window })
+      .query<IncidentsData>(incidentsDocument, { accountId, cursor, filter, timeWindow })
     const found = data.actor.account?.aiIssues?.incidents
     return { items: found?.incidents ?? [], nextCursor: found?.nextCursor ?? null }
   })
-  const holder = await issueHolders(c, accountId, items, window)
+  // An issue opens with its first incident or before it: read issues from one window earlier.
+  const created = items.map((i) => i.createdAt)
+  const issuesWindow = {
+    startTime: Math.min(...created) - alertsWindowMs,
+    endTime: Math.max(...created) + 60_000,
+  }
+  const holder = await issueHolders(c, accountId, items, issuesWindow)
   return {
+    accountId,
     rows: items.map((incident) => ({ incident, issue: holder.get(incident.incidentId) })),
+    span: pageSpan,
     nextCursor,
   }
 }
@@ -113,22 +131,29 @@ async function incidentRows(c: Context<Env>, window: Window, onlyOpen: boolean, 
 export async function listViolations(c: Context<Env>) {
   const p = c.get('params')
   const page = pageParam(p)
-  const { rows, nextCursor } = await incidentRows(c, violationWindow(c), p.bool('only_open'), page)
+  const { rows, nextCursor } = await incidentRows(c, violationWindows(c), p.bool('only_open'), page)
   const now = Date.now()
   const violations = rows.map((r) => toV2Violation(r.incident, r.issue, now))
   return { body: { violations }, link: pageLink(c, page, nextCursor !== null) }
 }
 
 /** `filter[...]` of alerts_events is applied to the events of the page (NerdGraph has no filter for
- * most of them), newest first. */
+ * most of them), newest first: those incidents and their issues imply (reshape.ts), and the
+ * deployments of the stretch of time the page stands for (deployment-events.ts). */
 export async function listEvents(c: Context<Env>) {
   const p = c.get('params')
   const page = pageParam(p)
   const keep = eventFilter(p)
-  const { rows, nextCursor } = await incidentRows(c, alertsWindow(), false, page)
-  const events = rows
-    .flatMap((r) => toV2Events(r.incident, r.issue))
+  const { accountId, rows, span, nextCursor } = await incidentRows(c, alertsWindows(), false, page)
+  const deployments = span && wantsDeployments(p) ? await deploymentEvents(c, accountId, span) : []
+  const events = [...rows.flatMap((r) => toV2Events(r.incident, r.issue)), ...deployments]
     .filter(keep)
     .sort((a, b) => b.timestamp - a.timestamp)
   return { body: { recent_events: events }, link: pageLink(c, page, nextCursor !== null) }
+}
+
+/** Whether the filters leave room for a DEPLOYMENT event (none has an incident). */
+function wantsDeployments(p: V2Params): boolean {
+  const type = p.get('filter[event_type]')?.trim().toUpperCase()
+  return !p.get('filter[incident_id]')?.trim() && (!type || type === 'DEPLOYMENT')
 }

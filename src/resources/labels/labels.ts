@@ -2,9 +2,10 @@
  * @module resources/labels/labels
  * `GET /v2/labels`, `PUT /v2/labels` and `DELETE /v2/labels/{key}` over entity tags of APM
  * applications (New Relic docs "Create labels for apps (API v2)"; create answers 201,
- * or 304 when every application already carries the label; delete answers the label removed, 404
- * when no application carries it). Labels aggregate every application, so a list reads every
- * search page of the key's applications, cached a minute; writes always read them fresh.
+ * or 304 when every application already carries the label; delete answers the label removed, or
+ * what is left when it names applications, 404 when no application carries it). Labels aggregate
+ * every application, so a list reads every search page of the key's applications, cached a
+ * minute; writes always read them fresh.
  */
 import type { Context } from 'hono'
 import { detailsFrom, detailsPart } from '../../entities/entity-details'
@@ -42,7 +43,7 @@ export const noLabel = 'No Label found with the given ID' // [UNCONFIRMED propos
 const maxPages = 100
 
 /** Applications one label write may name: the work of a request stays bounded (two searches and
- * one tagging document per 200; README, Limits). */
+ * one tagging document per 200; docs/errors-and-limits.md). */
 export const maxLabelApplications = 1000
 
 /** The search condition of applications carrying `category:name`, when the category can be named
@@ -106,8 +107,9 @@ function labelParams(p: V2Params) {
   if (category.includes(':') || category.length > 128) throw invalid('Category is invalid')
   if (name.length > 256) throw invalid('Name is too long')
   if (isSystemKey(category)) throw invalid(`Category ${category} is reserved by New Relic`)
+  // "You may omit the applications OR servers arrays" (explorer labels PUT); ambitioninc/newrelic-api
+  // labels.py `create` sends `"applications": []`.
   const ids = idList(p, 'label[links][applications]') ?? []
-  if (ids.length === 0) throw invalid('Links must name at least one application')
   if (ids.length > maxLabelApplications)
     throw invalid(`Links may name at most ${maxLabelApplications} applications`)
   return { category, name, ids }
@@ -178,10 +180,24 @@ const entitiesDocument = (n: number) => {
   return gql`query LabelEntities(${part.vars.slice(2)}) { actor { ${part.fields} } }`
 }
 
+/** The label `category:name` as the account's applications carry it now, or undefined. */
+async function currentLabel(c: Context<Env>, category: string, name: string) {
+  return labelsOf(await taggedApplications(c, true, tagged(category, name))).find(
+    (l) => l.category === category && l.name === name
+  )
+}
+
 export async function createLabel(
   c: Context<Env>
 ): Promise<{ status: 201 | 304; body?: Record<string, unknown> }> {
   const { category, name, ids } = labelParams(c.get('params'))
+  if (ids.length === 0) {
+    // A label on no application: 304 when the account has it, else v2's 201 with empty links.
+    // NerdGraph keeps tags only on entities, so nothing is stored and the list will not show it
+    // (docs/differences.md).
+    if (await currentLabel(c, category, name)) return { status: 304 }
+    return { status: 201, body: { label: toV2Label({ category, name, apps: [] }) } }
+  }
   const account = await singleAccount(c)
   const resolved = await resolveApplications(c, ids)
   if (resolved.some((r) => r.accountId !== account)) throw new V2Error(404, titles.noApplication)
@@ -211,23 +227,34 @@ export async function createLabel(
   return { status: 201, body: { label: toV2Label(label) } }
 }
 
+/**
+ * `DELETE /v2/labels/{key}`: with no applications, removes the label from every application and
+ * answers it as it was; with applications named (`label[links][applications]`, as PUT takes them,
+ * or `applications`), removes it from those only, "When applications are provided, this endpoint
+ * will remove those applications from the label" (explorer labels DELETE), and answers the label
+ * as it is after [INFERRED]. 404 when no application of the account carries it.
+ */
 export async function deleteLabel(c: Context<Env>) {
   const key = c.req.param('key') ?? ''
   const colon = key.indexOf(':')
   if (colon <= 0 || isSystemKey(key.slice(0, colon))) throw new V2Error(404, noLabel)
   const [category, name] = [key.slice(0, colon), key.slice(colon + 1)]
-  const label = labelsOf(await taggedApplications(c, true, tagged(category, name))).find(
-    (l) => l.category === category && l.name === name
-  )
+  const named = idList(c.get('params'), 'label[links][applications]', 'applications')
+  const label = await currentLabel(c, category, name)
   if (!label) throw new V2Error(404, noLabel)
+  const wanted = named ? new Set(named) : undefined
+  const removed = wanted
+    ? label.apps.filter((a) => a.applicationId !== undefined && wanted.has(a.applicationId))
+    : label.apps
   await tag(
     c,
     'delete',
-    label.apps.map((a) => a.guid),
+    removed.map((a) => a.guid),
     label.category,
     label.name
   )
-  return { label: toV2Label(label) }
+  if (!wanted) return { label: toV2Label(label) }
+  return { label: toV2Label({ ...label, apps: label.apps.filter((a) => !removed.includes(a)) }) }
 }
 
 export const labelDocuments = { entitiesDocument }
