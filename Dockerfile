@@ -1,7 +1,12 @@
-# v2bridge on Node. Build: docker build -t v2bridge .  Run: docker run -p 8787:8787 v2bridge
-# Stage 1 compiles the TypeScript into dist/node.js; stage 2 holds the runtime dependencies and dist only,
-# and runs as the unprivileged `node` user. Settings are environment variables (README, Configuration).
-FROM node:20-bookworm-slim AS build
+# v2bridge on Node. Server: docker build -t v2bridge .  then  docker run -p 8787:8787 v2bridge
+# The command (doctor, explain, verify): docker build --target cli -t v2bridge-cli .  then
+#   docker run --rm -e NEW_RELIC_USER_KEY v2bridge-cli doctor
+# Base: Node's active LTS line, the newest `npm run test:node-lines` runs the tests on; pin its digest
+# as docs/deploy.md#container says. Stage `build` compiles the TypeScript into dist/; `runtime` holds
+# the runtime dependencies and dist/ only, as the unprivileged `node` user; `cli` adds the command's
+# launcher; the last stage, built by default, is the server. Settings are environment variables
+# (docs/configuration.md).
+FROM node:26-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -11,13 +16,21 @@ COPY mappings ./mappings
 COPY scripts ./scripts
 RUN npm run build
 
-FROM node:20-bookworm-slim
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8787
+FROM node:26-bookworm-slim AS runtime
+ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
+
+FROM runtime AS cli
+COPY bin ./bin
+ENTRYPOINT ["node", "bin/v2bridge.js"]
+CMD ["--help"]
+
+FROM runtime AS server
+ENV HOST=0.0.0.0 PORT=8787
 EXPOSE 8787
 HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8787) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "--enable-source-maps", "dist/node.js"]

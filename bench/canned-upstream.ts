@@ -3,7 +3,8 @@
  * A stand-in NerdGraph for the benchmarks: it answers every metric-data document with synthetic rows
  * for each requested name and bucket, shaped as NerdGraph shapes FACET/TIMESERIES results (the
  * simulator's simulator/nrql/shape.ts), with full-precision floats and integer counts. Answers are
- * memoised by request body, so the upstream's own cost is a map lookup and a write.
+ * memoised by request body, so the upstream's own cost is a map lookup and a write. `GET /_last` answers
+ * the body of the last GraphQL request, `GET /_count` how many it has answered.
  */
 import { createServer } from 'node:http'
 import { parseNrql, resolveWindow, type Condition, type SelectExpr } from '../simulator'
@@ -71,19 +72,24 @@ export interface CannedUpstream {
   url: string
   /** The body of the last GraphQL request, for the passthrough to send the same one. */
   lastBody(): string | undefined
+  /** GraphQL requests answered so far. */
+  count(): number
   close(): Promise<void>
 }
 
 export function startCannedUpstream(port = 0): Promise<CannedUpstream> {
   const answers = new Map<string, string>()
   let last: string | undefined
+  let count = 0
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8')
       if (req.url === '/_last') return void res.end(last ?? '')
+      if (req.url === '/_count') return void res.end(String(count))
       last = body
+      count++
       let answer = answers.get(body)
       try {
         if (answer === undefined) answers.set(body, (answer = cannedAnswer(body)))
@@ -101,6 +107,7 @@ export function startCannedUpstream(port = 0): Promise<CannedUpstream> {
       resolve({
         url,
         lastBody: () => last,
+        count: () => count,
         close: () => new Promise((done) => server.close(() => done())),
       })
     })

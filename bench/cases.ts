@@ -3,7 +3,8 @@
  * The metric-data call shapes the benchmarks measure (issue 16): a small call (one name, one value,
  * summarized), MRF's 10 names with every value over 30 one-minute slices, and the largest series
  * (50 transaction names × their 11 values over 4 days, 192 half-hour slices). Times are fixed per run
- * so every request of a case sends the same NRQL.
+ * so every request of a case sends the same NRQL. Issue 27's small call is `smallCall`: 2 names, every
+ * value, summarized over 30 minutes.
  */
 
 /** MRF's (mrf/newrelic-exporter) default metric names. */
@@ -33,10 +34,24 @@ export interface BenchCase {
   weight?: number
 }
 
+/** The end of the benchmarks' ranges: an hour before `now`, on the hour. */
+const rangeEnd = (now: number) => Math.floor(now / 3_600_000) * 3_600_000 - 3_600_000
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z')
+
+/** Issue 27's small call: 2 names, every value, summarized over 30 minutes. */
+export function smallCall(appId: number, now = Date.now()): BenchCase {
+  const end = rangeEnd(now)
+  return {
+    label: 'small (2 names, summarized, 30 min)',
+    path:
+      `/v2/applications/${appId}/metrics/data.json?names[]=HttpDispatcher&names[]=Apdex` +
+      `&summarize=true&from=${iso(end - 30 * 60_000)}&to=${iso(end)}`,
+  }
+}
+
 /** Cases for an application; `now` anchors the ranges (an hour back, on the hour). */
 export function benchCases(appId: number, now = Date.now()): BenchCase[] {
-  const end = Math.floor(now / 3_600_000) * 3_600_000 - 3_600_000
-  const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z')
+  const end = rangeEnd(now)
   const names = (list: string[]) => list.map((n) => `names[]=${encodeURIComponent(n)}`).join('&')
   const base = `/v2/applications/${appId}/metrics/data.json`
   const range = (minutes: number) => `from=${iso(end - minutes * 60_000)}&to=${iso(end)}`

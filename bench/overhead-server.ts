@@ -1,10 +1,12 @@
 /**
  * @module bench/overhead-server
  * One server of `npm run bench:overhead`, in its own process: `upstream` (the canned NerdGraph),
- * `bridge` (v2bridge's Node entry, request lines on stdout as in production) or `bare` (a Hono
+ * `bridge` (v2bridge's Node entry, request lines on stdout as in production), `bare` (a Hono
  * handler that forwards the GraphQL body v2bridge would send and answers NerdGraph's bytes as they
  * come, through the global fetch; with `BENCH_BARE=node` through v2bridge's own Node transport,
- * src/node/transport.ts, so both pay the same for the upstream call). Reports its URL to the parent
+ * src/node/transport.ts, so both pay the same for the upstream call) or `floor`, the translating
+ * floor of issue 27: the same passthrough, which also parses NerdGraph's answer (`JSON.parse`) and
+ * answers `JSON.stringify` of the parsed object, with no mapping. Reports its URL to the parent
  * over IPC, and answers `{ drain: true }` once no request is in flight (a run's connections close
  * with requests still being worked on), with its CPU time, answered requests and time spent serving.
  */
@@ -63,7 +65,7 @@ if (role === 'upstream') {
   const server = await startServer(config)
   drains(server.http)
   send({ url: server.url })
-} else if (role === 'bare') {
+} else if (role === 'bare' || role === 'floor') {
   const bodies = new Map<string, string>()
   process.on('message', (m: { path?: string; body?: string }) => {
     if (m.path === undefined || m.body === undefined) return
@@ -83,6 +85,12 @@ if (role === 'upstream') {
       headers: { 'content-type': 'application/json', 'API-Key': c.req.header('x-api-key') ?? '' },
       body: bodies.get(url.pathname + url.search) ?? '{}',
     })
+    if (role === 'floor') {
+      const text = await res.text()
+      return c.body(JSON.stringify(JSON.parse(text)), res.status as 200, {
+        'content-type': 'application/json; charset=utf-8',
+      })
+    }
     return new Response(viaNode ? await res.text() : res.body, {
       status: res.status,
       headers: { 'content-type': 'application/json; charset=utf-8' },

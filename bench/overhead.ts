@@ -1,36 +1,58 @@
 /**
  * @module bench/overhead
- * `npm run bench:overhead [-- seconds rounds]`: v2bridge against a bare Hono passthrough, both in
- * front of the same canned NerdGraph (bench/canned-upstream.ts), each server in its own process,
- * loaded by autocannon from this one. Rounds interleave the two (the order alternates) for each call
- * shape at concurrency 1, 10 and 100; each connection has its own key, so no two in-flight requests
- * are coalesced. Prints the medians over rounds of req/s, p50 and p99, and of the per-round ratio
- * v2bridge / passthrough, each server's CPU time per answered call (all its threads, from
- * `process.cpuUsage()`) and the mean time a request spends in each server, from its arrival to its
- * answer's last byte written (at concurrency 1 the ratio is one of these latencies). Figures, not
- * pass/fail: run it on a quiet machine. `BENCH_CASES=0,2` picks cases by index; `BENCH_BARE=node`
- * gives the passthrough v2bridge's Node transport instead of the global fetch
- * (bench/overhead-server.ts).
+ * `npm run bench:overhead [-- seconds rounds]` (default 2 s, 3 rounds): what v2bridge costs next to
+ * the least a proxy can do, issue 27. Three servers, each in its own process (bench/overhead-server.ts),
+ * in front of one canned NerdGraph (bench/canned-upstream.ts), on loopback: the bare passthrough, the
+ * translating floor (the passthrough plus `JSON.parse` of NerdGraph's answer and `JSON.stringify` of
+ * the parsed object) and v2bridge's Node entry. The load generator runs out of their way
+ * (bench/load.ts: `wrk`, installed where absent and possible, else autocannon in its own process; the
+ * first line says which). Two calls: the small one (2 names, summarized, 30 minutes), measured against
+ * the passthrough, and the largest (50 names × 11 values over 4 days), against the floor; at
+ * concurrency 1, 10 and 100, in interleaved rounds (the order of the three rotates every round). Each
+ * request carries the next of max(16, 2 × concurrency) keys, so identical reads in flight are not
+ * coalesced: the `up/call` column, NerdGraph requests per v2bridge answer, shows it.
  *
- * Fair to both: before every round the passthrough is given the GraphQL body v2bridge sends at that
+ * Prints for each call and concurrency the medians over rounds of requests/s per side, the ratio
+ * v2bridge / reference with its spread (lowest–highest round), v2bridge / the other side, each
+ * server's CPU time per answered call (`process.cpuUsage()` of its process, all threads, between two
+ * drains), the reference's CPU per call over v2bridge's (each server is one event loop, so when both
+ * are CPU-bound this is the ratio of their throughputs, and it moves less than req/s on a busy
+ * machine) and p50 latency. Figures, not pass/fail: run it on a quiet machine. Settings:
+ * `BENCH_CASES=small,largest`, `BENCH_CONC=1,10,100`, `BENCH_LARGEST_X=2` (the largest call's runs
+ * are this many times longer), `BENCH_LOADGEN=autocannon`, `BENCH_BARE=node` (the passthroughs fetch
+ * over v2bridge's Node transport instead of the global fetch). A row whose runs completed fewer than
+ * 50 calls says so: its req/s are mostly noise (at concurrency 100 the largest call's latency can
+ * exceed a short run); lengthen the runs, or read the CPU ratio.
+ *
+ * Fair to all: before every round the passthroughs are given the GraphQL body v2bridge sends at that
  * moment (its known-names NRQL ends on the current minute, so the body changes every minute and the
- * canned upstream would otherwise answer v2bridge from a fresh, unmemoised body); a case whose call
- * takes long (`weight` in bench/cases.ts) runs longer, so requests still in flight when a run ends,
- * which autocannon does not count, are a small share of it; and no run starts before the server of
- * the last one has finished the requests it had started (they would take CPU from the next run).
+ * canned upstream would otherwise answer v2bridge from a fresh, unmemoised body); the largest call
+ * runs longer (`BENCH_LARGEST_X`), so requests still in flight when a run ends, which no generator
+ * counts, are a smaller share of it; and no run starts before the server of the last one has finished
+ * the requests it had started (they would take CPU from the next run).
  */
-import autocannon from 'autocannon'
 import { fork, type ChildProcess } from 'node:child_process'
 import { loadavg } from 'node:os'
-import { benchCases, type BenchCase } from './cases'
+import { benchCases, smallCall, type BenchCase } from './cases'
+import { load, pickGenerator, type LoadResult } from './load'
 
-const seconds = Number(process.argv[2] ?? process.env['BENCH_SECONDS'] ?? 3)
+const seconds = Number(process.argv[2] ?? process.env['BENCH_SECONDS'] ?? 2)
 const rounds = Number(process.argv[3] ?? process.env['BENCH_ROUNDS'] ?? 3)
-const concurrencies = [1, 10, 100]
+const concurrencies = (process.env['BENCH_CONC'] ?? '1,10,100').split(',').map(Number)
+const onlyCases = process.env['BENCH_CASES']?.split(',')
+const largestX = Number(process.env['BENCH_LARGEST_X'] ?? 2)
 const script = new URL('./overhead-server.ts', import.meta.url).pathname
 const children: ChildProcess[] = []
 
-function start(role: string, ...args: string[]): Promise<{ child: ChildProcess; url: string }> {
+type Side = 'bare' | 'floor' | 'bridge'
+const sides: Side[] = ['bare', 'floor', 'bridge']
+
+interface Server {
+  child: ChildProcess
+  url: string
+}
+
+function start(role: string, ...args: string[]): Promise<Server> {
   const child = fork(script, [role, ...args], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -42,43 +64,16 @@ function start(role: string, ...args: string[]): Promise<{ child: ChildProcess; 
   })
 }
 
-interface Run {
-  rps: number
-  p50: number
-  p99: number
-  bad: number
-  /** The server's CPU time (every thread) per answered request, µs. */
-  cpu: number
-  /** Mean time a request spent in the server, arrival to last byte written, µs. */
-  served: number
-}
-
-async function load(url: string, connections: number, duration: number): Promise<Run> {
-  let n = 0
-  const result = await autocannon({
-    url,
-    connections,
-    duration,
-    timeout: 60,
-    setupClient: (client) => {
-      n += 1
-      client.setHeaders({ 'x-api-key': `NRAK-BENCH${String(n).padStart(22, '0')}` })
-    },
-  })
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    bad: result.non2xx + result.errors + result.timeouts,
-    cpu: 0,
-    served: 0,
-  }
-}
-
 interface Drained {
   answered: number
   cpuMicros: number
-  servedNs: number
+}
+
+interface Run extends LoadResult {
+  /** The server's CPU time (every thread) per answered request, µs. */
+  cpu: number
+  /** NerdGraph requests per answered request. */
+  upstream: number
 }
 
 const median = (xs: number[]) => {
@@ -86,96 +81,121 @@ const median = (xs: number[]) => {
   const m = s.length >> 1
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
 }
+const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`
+const load3 = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
 
 try {
+  const generator = pickGenerator()
   const upstream = await start('upstream')
-  const [bridge, bare] = await Promise.all([
-    start('bridge', upstream.url),
-    start('bare', upstream.url),
-  ])
-  const only = process.env['BENCH_CASES']?.split(',').map(Number) // e.g. BENCH_CASES=0,2
-  const cases = benchCases(9045822).filter((_, i) => !only || only.includes(i))
-  /** Hands the passthrough the body v2bridge sends now for case `c`. */
+  const servers: Record<Side, Server> = {
+    bare: await start('bare', upstream.url),
+    floor: await start('floor', upstream.url),
+    bridge: await start('bridge', upstream.url),
+  }
+  const cases = [
+    { key: 'small', ref: 'bare' as const, make: () => smallCall(9045822), weight: 1 },
+    {
+      key: 'largest',
+      ref: 'floor' as const,
+      make: () => benchCases(9045822)[2]!,
+      weight: largestX,
+    },
+  ].filter((c) => !onlyCases || onlyCases.includes(c.key))
+  const upstreamCount = async () => Number(await (await fetch(`${upstream.url}/_count`)).text())
+  /** Hands both passthroughs the body v2bridge sends now for case `c`. */
   const sync = async (c: BenchCase) => {
-    const res = await fetch(`${bridge.url}${c.path}`, { headers: { 'x-api-key': 'NRAK-WARM' } })
+    const res = await fetch(`${servers.bridge.url}${c.path}`, {
+      headers: { 'x-api-key': 'NRAK-WARM' },
+    })
     if (res.status !== 200) throw new Error(`${c.label}: v2bridge answered ${res.status}`)
     await res.arrayBuffer()
     const body = await (await fetch(`${upstream.url}/_last`)).text()
-    await new Promise((done) => {
-      bare.child.once('message', done)
-      bare.child.send({ path: c.path, body })
-    })
+    for (const side of ['bare', 'floor'] as const) {
+      await new Promise((done) => {
+        servers[side].child.once('message', done)
+        servers[side].child.send({ path: c.path, body })
+      })
+    }
   }
   /** Waits until the server has finished every request it started; its CPU and answers so far. */
-  const drain = (server: typeof bare) =>
+  const drain = (server: Server) =>
     new Promise<Drained>((done) => {
       server.child.once('message', done)
       server.child.send({ drain: true })
     })
   /** A run, between two drains: no request of another run is counted or takes CPU from it. */
-  const measure = async (server: typeof bare, path: string, conns: number, duration: number) => {
-    const before = await drain(server)
-    const run = await load(`${server.url}${path}`, conns, duration)
-    const after = await drain(server)
+  const measure = async (side: Side, path: string, conns: number, duration: number) => {
+    const before = await drain(servers[side])
+    const sent = await upstreamCount()
+    const keys = Math.max(16, 2 * conns)
+    const run = await load(generator, `${servers[side].url}${path}`, conns, duration, keys)
+    const after = await drain(servers[side])
     const answered = after.answered - before.answered
     const per = (total: number) => (answered ? total / answered : 0)
     return {
       ...run,
       cpu: per(after.cpuMicros - before.cpuMicros),
-      served: per(after.servedNs - before.servedNs) / 1000,
+      upstream: per((await upstreamCount()) - sent),
     }
   }
   console.log(
-    `bench:overhead — ${seconds} s per run, ${rounds} interleaved rounds, passthrough over ` +
-      `${process.env['BENCH_BARE'] === 'node' ? 'node:http (BENCH_BARE=node)' : 'the global fetch'}, load average ` +
-      `${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')} at start`
+    `bench:overhead — load generator ${generator === 'wrk' ? 'wrk (1 thread, out of process)' : `autocannon in its own process (${process.env['BENCH_LOADGEN'] === 'autocannon' ? 'BENCH_LOADGEN' : 'wrk unavailable'})`}; ` +
+      `${seconds} s per run (largest ×${largestX}), ${rounds} interleaved rounds; passthroughs over ` +
+      `${process.env['BENCH_BARE'] === 'node' ? "v2bridge's Node transport (BENCH_BARE=node)" : 'the global fetch'}; ` +
+      `load average ${load3()} at start`
   )
   console.log(
     'case'.padEnd(38) +
       'conc'.padStart(5) +
-      'bare req/s'.padStart(12) +
-      'v2b req/s'.padStart(11) +
-      'ratio'.padStart(7) +
-      '   p50 bare/v2b ms   p99 bare/v2b ms   CPU µs/call bare/v2b   in server µs bare/v2b'
+      '  req/s bare/floor/v2b'.padEnd(25) +
+      'v2b / reference (spread)'.padEnd(28) +
+      'v2b / other'.padEnd(16) +
+      'CPU µs/call bare/floor/v2b'.padEnd(28) +
+      'CPU ref/v2b'.padEnd(13) +
+      'p50 ms bare/floor/v2b'.padEnd(24) +
+      'up/call'
   )
-  for (const c of cases) {
+  for (const spec of cases) {
     for (const conns of concurrencies) {
-      const runs = { bare: [] as Run[], bridge: [] as Run[] }
-      const duration = seconds * (c.weight ?? 1)
+      const runs: Record<Side, Run[]> = { bare: [], floor: [], bridge: [] }
+      const duration = seconds * spec.weight
+      let c = spec.make() // its range moves on the hour: made again each time
       await sync(c)
-      await measure(bare, c.path, conns, 1) // warm both
-      await measure(bridge, c.path, conns, 1)
+      for (const side of sides) await measure(side, c.path, conns, 1) // warm all three
       for (let r = 0; r < rounds; r++) {
+        c = spec.make()
         await sync(c)
-        const order = r % 2 ? (['bridge', 'bare'] as const) : (['bare', 'bridge'] as const)
-        for (const who of order) {
-          runs[who].push(await measure(who === 'bare' ? bare : bridge, c.path, conns, duration))
-        }
+        const order = [...sides.slice(r % 3), ...sides.slice(0, r % 3)]
+        for (const side of order) runs[side].push(await measure(side, c.path, conns, duration))
       }
-      const ratio = median(runs.bridge.map((b, i) => b.rps / runs.bare[i]!.rps))
-      const m = (who: 'bare' | 'bridge', k: keyof Run) => median(runs[who].map((x) => x[k]))
-      const bad = m('bare', 'bad') + m('bridge', 'bad')
+      const other = spec.ref === 'bare' ? 'floor' : 'bare'
+      const ratios = runs.bridge.map((b, i) => b.rps / runs[spec.ref][i]!.rps)
+      const otherRatio = median(runs.bridge.map((b, i) => b.rps / runs[other][i]!.rps))
+      const m = (side: Side, k: keyof Run) => median(runs[side].map((x) => x[k]))
+      const all = (k: keyof Run, digits: number) =>
+        sides.map((s) => m(s, k).toFixed(digits)).join('/')
+      const fewest = Math.min(...sides.flatMap((s) => runs[s].map((x) => x.requests)))
+      const few = fewest < 50 ? fewest : 0
+      const bad = sides.reduce((n, s) => n + runs[s].reduce((t, x) => t + x.bad, 0), 0)
       console.log(
         c.label.padEnd(38) +
           String(conns).padStart(5) +
-          m('bare', 'rps').toFixed(0).padStart(12) +
-          m('bridge', 'rps').toFixed(0).padStart(11) +
-          ratio.toFixed(2).padStart(7) +
-          `   ${m('bare', 'p50')}/${m('bridge', 'p50')}`.padEnd(18) +
-          `   ${m('bare', 'p99')}/${m('bridge', 'p99')}`.padEnd(18) +
-          `   ${m('bare', 'cpu').toFixed(0)}/${m('bridge', 'cpu').toFixed(0)}`.padEnd(25) +
-          `   ${m('bare', 'served').toFixed(0)}/${m('bridge', 'served').toFixed(0)}` +
-          (bad ? `   (${bad} failed)` : '')
+          `  ${all('rps', 0)}`.padEnd(25) +
+          `${median(ratios).toFixed(2)} of ${spec.ref} (${spread(ratios)})`.padEnd(28) +
+          `${otherRatio.toFixed(2)} of ${other}`.padEnd(16) +
+          all('cpu', 0).padEnd(28) +
+          (m(spec.ref, 'cpu') / m('bridge', 'cpu')).toFixed(2).padEnd(13) +
+          all('p50Ms', 2).padEnd(24) +
+          m('bridge', 'upstream').toFixed(2) +
+          (bad ? `   (${bad} failed)` : '') +
+          (few ? `   (${few} calls in a run: too few for req/s, lengthen the runs)` : '')
       )
     }
   }
-  console.log(
-    `load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')} at end`
-  )
+  console.log(`load average ${load3()} at end`)
 } finally {
   for (const child of children) child.kill()
 }

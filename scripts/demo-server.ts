@@ -19,6 +19,15 @@ async function demoKeyMap(): Promise<string> {
   return JSON.stringify(Object.fromEntries(entries))
 }
 
+/** The banner's line for V2_COMPARE (src/compare/): what the caller gets, what is compared. */
+function compareLine(mode: 'v2' | 'bridge' | undefined): string {
+  if (mode === 'v2')
+    return "v2 (shadow): callers get the stand-in's answers; v2bridge's are compared after"
+  if (mode === 'bridge')
+    return "bridge (canary): callers get v2bridge's answers; the stand-in's are compared after"
+  return 'off (V2_COMPARE=v2 or bridge npm run demo; results in the report)'
+}
+
 /** Thrown when a port of the demo is taken: one line that names the setting to change. */
 export class DemoPortTaken extends Error {
   override name = 'DemoPortTaken'
@@ -52,7 +61,8 @@ export async function startDemo(env: Record<string, string | undefined>, log?: R
     throw portTaken(err, 'PORT', config.port, 'v2bridge')
   })
   const banner = `NerdGraph simulator  ${simulator.url}/graphql
-v2 stand-in          ${simulator.url}/v2 (kept alerts endpoints, forwarded to by v2bridge)
+v2 stand-in          ${simulator.url}/v2 (every v2 read from the raw data; kept alerts endpoints)
+compare mode         ${compareLine(config.compare.mode)}
 v2bridge             ${bridge.url}/v2
 API explorer         ${bridge.url}/explorer (every v2 operation, with a demo key filled in)
 
@@ -69,6 +79,7 @@ Try:
   curl -H 'X-Api-Key: ${DEMO_KEYS.all}' ${bridge.url}/v2bridge/report.json
   curl -H 'x-license-key: ${DEMO_LEGACY_KEYS.license}' -d 'deployment[app_name]=Checkout Service (java)' ${bridge.url}/deployments.xml
   npx v2bridge doctor --key ${DEMO_KEYS.all} --nerdgraph-url ${simulator.url}/graphql
+  npx v2bridge verify --key ${DEMO_KEYS.all} --nerdgraph-url ${simulator.url}/graphql --v2-url ${simulator.url}/v2
 `
   return {
     bridge,

@@ -1,7 +1,7 @@
 /**
- * `npm run docs:operations`: writes the README's table of every v2 operation from
+ * `npm run docs:operations`: writes the table of every v2 operation in docs/api.md from
  * mappings/operations.ts, between the `operations:start` / `operations:end` markers.
- * test/operations.test.ts fails when the README and the table differ.
+ * test/operations.test.ts fails when docs/api.md and the table differ.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -27,20 +27,19 @@ export function operationsMarkdown(rows: readonly OperationRow[] = operations): 
   return lines.join('\n')
 }
 
-export const readmePath = resolve(import.meta.dirname, '..', 'README.md')
+export const tablePath = resolve(import.meta.dirname, '..', 'docs', 'api.md')
 const start = '<!-- operations:start (npm run docs:operations) -->'
 const end = '<!-- operations:end -->'
 
-/** The README with its operations section replaced by `table`. */
-export function withTable(readme: string, table: string): string {
-  const from = readme.indexOf(start)
-  const to = readme.indexOf(end)
-  if (from < 0 || to < from) throw new Error(`README.md lacks the ${start} … ${end} markers`)
-  return `${readme.slice(0, from + start.length)}\n\n${table}\n\n${readme.slice(to)}`
+/** The page with its operations section replaced by `table`. */
+export function withTable(page: string, table: string): string {
+  const from = page.indexOf(start)
+  const to = page.indexOf(end)
+  if (from < 0 || to < from) throw new Error(`docs/api.md lacks the ${start} … ${end} markers`)
+  return `${page.slice(0, from + start.length)}\n\n${table}\n\n${page.slice(to)}`
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const readme = readFileSync(readmePath, 'utf8')
-  writeFileSync(readmePath, withTable(readme, operationsMarkdown()))
-  console.log(`README.md: ${operations.length} operations`)
+  writeFileSync(tablePath, withTable(readFileSync(tablePath, 'utf8'), operationsMarkdown()))
+  console.log(`docs/api.md: ${operations.length} operations`)
 }

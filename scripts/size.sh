@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # `npm run size`: the size of exactly what `wrangler deploy` uploads as configured in wrangler.toml
-# (minify = true), from an offline dry run, gzipped as wrangler reports it. Fails above the 60 KiB budget.
+# (minify = true), from an offline dry run, gzipped as wrangler reports it. Fails above the budget.
+# The budget is v2bridge's own, far under Cloudflare's limits (3 MB gzipped on the free plan, 10 MB paid:
+# developers.cloudflare.com/workers/platform/limits/): it keeps test-only, simulator and Node-only code
+# out of the upload. It was 60 KiB; compare mode on Workers (issue 24) and the third fidelity round brought
+# the upload to about 66 KiB, so it is 70 KiB, with room for one more feature, not for a dependency.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -13,7 +17,7 @@ echo "$line"
 node -e '
   const m = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(process.argv[1]);
   const [raw, gz] = [Number(m[1]), Number(m[2])];
-  const budget = 60;
+  const budget = 70;
   console.log(`worker upload: ${raw} KiB, ${gz} KiB gzipped (budget ${budget} KiB)`);
   if (gz > budget) {
     console.log(`over the ${budget} KiB budget by ${(gz - budget).toFixed(1)} KiB`);

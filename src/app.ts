@@ -50,7 +50,7 @@ import { explainHeader, explainMode, withExplainPrefix } from './explain'
 import { deployments, deploymentsV0 } from './resources/deployments/routes'
 import { v0Error } from './resources/deployments/v0-render'
 import { upstreamKeyFor } from './core/keys'
-import { recordCalls, reportRoutes, reportStores, type ReportStore } from './report'
+import { recordCalls, reportRoutes, reportStores, type OrgView, type ReportStore } from './report'
 import { keyTransactions } from './resources/key-transactions/routes'
 import { users } from './resources/users/routes'
 import { servers } from './resources/servers/routes'
@@ -58,6 +58,8 @@ import { browserApplications } from './resources/browser-applications/routes'
 import { mobileApplications } from './resources/mobile-applications/routes'
 import { labels } from './resources/labels/routes'
 import { alerts } from './resources/alerts/routes'
+import { compareCalls } from './compare/calls'
+import { afterAnswer, comparisonLine } from './compare'
 
 export interface AppOptions {
   /** More Prometheus text after the app's own on `/metrics` (the Node entry's process metrics). */
@@ -87,6 +89,10 @@ export interface AppOptions {
   bodyDigest?: BodyDigest
   /** Where the migration report lives (src/report/store.ts); memory, or `REPORTS` on Workers. */
   report?: ReportStore
+  /** The report's organisation view (src/report/org.ts `orgReport`): the Node entry passes it when
+   * `REPORT_ADMIN_TOKEN` is set; the Workers store, one Durable Object per key, lists no keys, so
+   * the Worker does not carry it. */
+  reportOrg?: OrgView
   /** The static files (src/explorer/static-content.ts): the Node entry passes them; on Workers they are
    * static assets read through the `ASSETS` binding, so the Worker's script does not carry them. */
   files?: StaticFiles
@@ -106,6 +112,7 @@ const uncounted: Telemetry = {
   upstreamRetry() {},
   upstreamFault() {},
   cacheLookup() {},
+  compared() {},
   render: () => '',
 }
 
@@ -177,6 +184,11 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     c.set('stats', { upstreamRequests: 0, upstreamMs: 0 })
     c.set('caches', caches)
     c.set('config', options.config ?? configFrom(c.env))
+    // v2bridge's own answer for a comparison is not a request of its own: no line, no count.
+    if (internalCalls.has(c.req.raw)) {
+      c.set('internal', true)
+      return next()
+    }
     await next()
     try {
       c.res.headers.set('X-Request-Id', requestId)
@@ -211,7 +223,10 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   const verifiedKeys = new VerifiedKeys()
   app.use('/v2/*', recordCalls(reportStore, verifiedKeys))
   app.use('/deployments', recordCalls(reportStore, verifiedKeys))
-  app.route('/v2bridge', reportRoutes(reportStore, fingerprint, fieldTable, readStatic))
+  app.route(
+    '/v2bridge',
+    reportRoutes(reportStore, fingerprint, fieldTable, readStatic, options.reportOrg)
+  )
 
   app.use('/v2/*', async (c, next) => {
     const url = urlOf(c.req.raw)
@@ -230,20 +245,45 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     const config = c.get('config')
     // Explain never forwards: a forwarded row answers its plan (src/explain).
     const explaining = c.req.header(explainHeader) === '1'
-    if (row.answer === 'forwarded' && config.v2Forwarding && !explaining) {
-      const res = await forwardCall(c, config)
-      // v2 itself accepted the key unless it refused it or failed.
-      if (res.status < 500 && res.status !== 401 && res.status !== 403) {
-        c.set('keyVerified', true)
-        verifiedKeys.add(c.get('keyHash'))
-      }
-      return res
-    }
+    if (row.answer === 'forwarded' && config.v2Forwarding && !explaining)
+      return forwardCall(c, config)
+    // Compare mode (src/compare/): served rows only, never an explanation or an internal call.
+    const comparing =
+      row.answer === 'served' && !explaining && !c.get('internal') ? config.compare.mode : undefined
+    if (comparing === 'v2') return comparisons.shadow(c, row)
     const untranslated = untranslatedAnswer(row, config.v2Forwarding)
     if (untranslated) throw untranslated
     pinnedAccount(c) // one account-header rule for every route: a bad header is 422 everywhere
     await connect(c, upstreamKey, bodyLimitOf(row, c.req.method))
     await next()
+    if (comparing === 'bridge') comparisons.canary(c, row)
+  })
+
+  const internalCalls = new WeakSet<Request>()
+  const comparisons = compareCalls({
+    toV2: (c, req) => forwardCall(c, c.get('config'), req),
+    own: (c, req) => {
+      internalCalls.add(req)
+      postedBodies.set(req, null) // a GET of its own: never the caller's body stream
+      let ctx
+      try {
+        ctx = c.executionCtx
+      } catch {
+        // Node: no execution context
+      }
+      return Promise.resolve(app.fetch(req, c.env, ctx))
+    },
+    bodyParams: (c) => bodyParams(c.req.raw, c.env, bodyLimits.read),
+    settle: (c, outcome) => {
+      telemetry.compared(`${outcome.method} ${outcome.path}`, outcome.result)
+      const config = c.get('config')
+      if (outcome.result === 'differing' && options.log && passes(config.logLevel, 'info'))
+        options.log(comparisonLine(c, outcome))
+      const keyHash = c.get('keyHash')
+      if (!c.get('keyVerified') && !verifiedKeys.has(keyHash)) return
+      const pending = reportStore(c).compared?.(keyHash, outcome)
+      if (pending) afterAnswer(c, () => pending)
+    },
   })
 
   // The legacy deployments API v0 lives outside /v2 and also takes a license key (x-license-key).
@@ -260,10 +300,11 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     await next()
   })
 
-  /** A kept alerts call, passed unchanged to the real v2 (src/http/forward.ts) with the caller's own key. */
-  function forwardCall(c: Context<Env>, config: Config): Promise<Response> {
+  /** A kept alerts call (or, in compare mode, `req`), passed unchanged to the real v2
+   * (src/http/forward.ts) with the caller's own key. */
+  async function forwardCall(c: Context<Env>, config: Config, req?: Request): Promise<Response> {
     const stats = c.get('stats')
-    return forward(c.req.raw, c.env?.getBody, {
+    const res = await forward(req ?? c.req.raw, req ? undefined : c.env?.getBody, {
       base: config.v2Url,
       timeoutMs: config.upstreamTimeoutMs,
       partition: c.get('keyHash'),
@@ -276,6 +317,12 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
         stats.upstreamMs += ms
       },
     })
+    // v2 itself accepted the key unless it refused it or failed.
+    if (res.status < 500 && res.status !== 401 && res.status !== 403) {
+      c.set('keyVerified', true)
+      verifiedKeys.add(c.get('keyHash'))
+    }
+    return res
   }
 
   /** The caller's key from the first of `headers` sent: 401 when none or unusable; the upstream

@@ -11,7 +11,8 @@ import { createApp, type AppOptions } from './app'
 import { ConfigError, type Config } from './core/config'
 import { nodeDefaults, parseNodeConfig, type NodeSettings } from './node/config'
 import { processMetrics } from './node/process-metrics'
-import { createTelemetry } from './upstream/telemetry'
+import { createTelemetry, type Telemetry } from './upstream/telemetry'
+import { startMetricsServer } from './node/metrics-port'
 import { nodeBodyDigest, nodeFingerprint } from './node/fingerprint'
 import {
   applyServerLimits,
@@ -26,12 +27,15 @@ import type { RequestLog } from './core/request-log'
 import { drainOnSignals } from './node/shutdown'
 import { printLine, startLine } from './node/lifecycle'
 import { fileStore } from './report/file-store'
+import { orgReport } from './report/org'
 import { staticFiles } from './explorer/static-content'
 import { nodeTransport } from './node/transport'
 import '../mappings/schemas' // checks the mapping tables at start-up
 
 export interface NodeServer {
   url: string
+  /** Where `/metrics` answers when `METRICS_PORT` is set. */
+  metricsUrl?: string
   close(): Promise<void>
   http: Server
 }
@@ -43,14 +47,19 @@ export function startServer(
   fetchImpl?: typeof fetch,
   options: Pick<AppOptions, 'log' | 'limits' | 'report'> = {}
 ): Promise<NodeServer> {
+  // With METRICS_PORT, /metrics moves to its own listener and the public port answers it 404.
+  const separateMetrics = config.metricsPort !== undefined
+  let telemetry: Telemetry | undefined
+  const moreMetrics = processMetrics()
   const app = createApp({
-    config,
+    config: separateMetrics ? { ...config, metrics: false } : config,
     fingerprint: nodeFingerprint,
     files: staticFiles,
     trustPeer: (peer) => isTrusted(peer, config.trustedProxies ?? nodeDefaults.trustedProxies),
     bodyDigest: nodeBodyDigest,
-    telemetry: createTelemetry,
-    moreMetrics: processMetrics(),
+    telemetry: (queue) => (telemetry = createTelemetry(queue)),
+    moreMetrics,
+    ...(config.reportAdminToken ? { reportOrg: orgReport(config.reportAdminToken) } : {}),
     ...options,
     log: afterResponse(options.log),
     ...(fetchImpl ? { fetch: fetchImpl } : { nerdgraphFetch: nodeTransport() }),
@@ -62,6 +71,8 @@ export function startServer(
         getBody: () => getBody(incoming),
         connectionScheme: (incoming.socket as TLSSocket).encrypted ? 'https' : 'http',
         ...(incoming.socket.remoteAddress ? { peerAddress: incoming.socket.remoteAddress } : {}),
+        // Compare mode's work starts once the answer has gone (src/compare/index.ts).
+        afterResponse: (job) => void (env.outgoing as ServerResponse).once('close', job),
       })
       // A body past its cap is not read to its end to keep the connection: 413 closes it (RFC 9110
       // §15.5.14 lets the server close), so a client cannot make Node drain gigabytes after the answer.
@@ -75,12 +86,27 @@ export function startServer(
         port: config.port,
         serverOptions: { connectionsCheckingInterval: checkIntervalMs, requireHostHeader: false },
       },
-      (info) =>
-        resolve({
-          url: `http://${config.host}:${info.port}`,
-          close: () => new Promise((done) => server.close(() => done())),
-          http: server as Server,
-        })
+      async (info) => {
+        const closeMain = () => new Promise<void>((done) => server.close(() => done()))
+        const url = `http://${config.host}:${info.port}`
+        if (!separateMetrics) return resolve({ url, close: closeMain, http: server as Server })
+        try {
+          const metrics = await startMetricsServer(
+            config.host,
+            config.metricsPort!,
+            () => telemetry!.render() + moreMetrics()
+          )
+          resolve({
+            url,
+            metricsUrl: metrics.url,
+            close: () => Promise.all([closeMain(), metrics.close()]).then(() => {}),
+            http: server as Server,
+          })
+        } catch (err) {
+          await closeMain()
+          reject(err as Error)
+        }
+      }
     )
     // node-server's listener again, with v2's 400 for what it refuses before the app (a malformed
     // or missing Host) instead of an empty one.
@@ -173,7 +199,7 @@ if (isMain) {
     const config = parseNodeConfig(process.env)
     const server = await startServer(config, undefined, reportOption(process.env['REPORT_FILE']))
     void drainOnSignals(server.http, { graceMs: config.shutdownGraceMs })
-    printLine(startLine(server.url, config))
+    printLine(startLine(server.url, config, server.metricsUrl))
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message)

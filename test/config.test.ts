@@ -20,6 +20,7 @@ describe('parseConfig', () => {
       v2Forwarding: true,
       corsOrigins: '*',
       publicUrl: undefined,
+      compare: { mode: undefined, sample: 1, inFlight: 64, perKey: 4 },
     })
   })
 

@@ -4,6 +4,7 @@ import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseConfig } from '../src/core/config'
 import { startServer, type NodeServer } from '../src/node'
+import { parseNodeConfig } from '../src/node/config'
 import { DEMO_KEYS, startSimulatorServer, type SimulatorServer } from '../simulator'
 
 let sim: SimulatorServer
@@ -92,5 +93,47 @@ describe('/metrics of the Node entry (issue 25, item 5)', () => {
       const name = line.split(/[{ ]/)[0]!.replace(/_(bucket|sum|count)$/, '')
       expect(text).toMatch(new RegExp(`# TYPE (${name}|${line.split(/[{ ]/)[0]}) `))
     }
+  })
+})
+
+describe('METRICS_PORT (issue 25, item 5)', () => {
+  it('serves /metrics on its own port only, and the public port answers it 404', async () => {
+    const config = {
+      ...parseNodeConfig({
+        NERDGRAPH_URL: `${sim.url}/graphql`,
+        ALLOW_HTTP: 'true',
+        PORT: '0',
+        METRICS_PORT: '0',
+      }),
+    }
+    const server = await startServer(config, undefined, { log: () => {} })
+    try {
+      expect(server.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(server.metricsUrl).not.toBe(server.url)
+      const calls = await fetch(`${server.url}/v2/applications.json`, {
+        headers: { 'X-Api-Key': DEMO_KEYS.all },
+      })
+      expect(calls.status).toBe(200)
+      const scrape = await fetch(`${server.metricsUrl}/metrics`)
+      expect(scrape.status).toBe(200)
+      expect(scrape.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8')
+      const text = await scrape.text()
+      expect(text).toMatch(
+        /v2bridge_http_requests_total\{route="\/v2\/applications",method="GET",status="200"\} 1\n/
+      )
+      expect(text).toMatch(/\nprocess_resident_memory_bytes \d+\n/)
+      const publicPort = await fetch(`${server.url}/metrics`)
+      expect(publicPort.status).toBe(404)
+      expect(await publicPort.json()).toEqual({ error: { title: 'Not found' } })
+      const other = await fetch(`${server.metricsUrl}/v2/applications.json`)
+      expect(other.status).toBe(404)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('is a port number', () => {
+    expect(() => parseNodeConfig({ METRICS_PORT: 'nine' })).toThrow(/METRICS_PORT/)
+    expect(parseNodeConfig({}).metricsPort).toBeUndefined()
   })
 })

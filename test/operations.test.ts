@@ -1,7 +1,7 @@
 /**
  * The table of every v2 operation (mappings/operations.ts) against the app's routes, New Relic's v2
  * explorer definitions (the Swagger 1.1 files of api.newrelic.com/v2/definitions.json,
- * docs/sources.md; read from a `shared` checkout beside the repository when present) and the README.
+ * docs/sources.md; read from a `shared` checkout beside the repository when present) and docs/api.md.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { answers, operations, type OperationRow } from '../mappings/operations'
 import { createApp } from '../src/app'
 import { operationRouter, routePattern } from '../src/http/operations'
-import { operationsMarkdown, readmePath } from '../scripts/operations-table'
+import { operationsMarkdown, tablePath } from '../scripts/operations-table'
 import { harness } from './helpers/harness'
 
 const rows: readonly OperationRow[] = operations
@@ -47,9 +47,9 @@ describe('the operations table', () => {
     expect([...routed].sort()).toEqual([...served].sort())
   })
 
-  it('matches the README table (npm run docs:operations rewrites it)', () => {
-    const readme = readFileSync(readmePath, 'utf8')
-    const section = /<!-- operations:start[^>]*-->([\s\S]*?)<!-- operations:end -->/.exec(readme)
+  it('matches the table in docs/api.md (npm run docs:operations rewrites it)', () => {
+    const page = readFileSync(tablePath, 'utf8')
+    const section = /<!-- operations:start[^>]*-->([\s\S]*?)<!-- operations:end -->/.exec(page)
     const cells = (table: string) =>
       table
         .split('\n')

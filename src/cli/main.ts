@@ -12,6 +12,7 @@ import { reportOption, startServer } from '../node'
 import { doctor, Unreachable } from './doctor'
 import { doctorBridge } from './doctor-bridge'
 import { explainUrl } from './explain'
+import { runVerify, verifyOptions, verifyUsage } from './verify-command'
 
 export interface Io {
   out(line: string): void
@@ -49,6 +50,7 @@ export const usage = `usage: v2bridge <command> [options]
           [--format json|nrql]
       the NerdGraph requests a v2 call becomes, without running it (nrql: its NRQL for people, one
       query a line, for the query builder or a script)
+${verifyUsage}
   serve      v2bridge on PORT (same as npm start; settings from the environment)
   demo       v2bridge in front of the built-in NerdGraph simulator
 
@@ -62,6 +64,7 @@ const options = {
   bridge: { type: 'string' },
   method: { type: 'string' },
   format: { type: 'string' },
+  ...verifyOptions,
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -129,6 +132,10 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
     for (const line of lines) io.out(line)
     return 0
   }
+  if (command === 'verify') {
+    if (!key) return fail(io, 'verify needs --key (a NerdGraph user key, NRAK-…)')
+    return runVerify(v, { key, region, endpoint, io, fail: (m) => fail(io, m) })
+  }
   if (command === 'serve') {
     try {
       const config = parseNodeConfig(io.env)
@@ -136,7 +143,7 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
         ...reportOption(io.env['REPORT_FILE']),
         ...(io.log ? { log: io.log } : {}),
       })
-      io.out(JSON.stringify(startLine(server.url, config)))
+      io.out(JSON.stringify(startLine(server.url, config, server.metricsUrl)))
       return server
     } catch (err) {
       if (err instanceof ConfigError) return fail(io, err.message)

@@ -43,6 +43,22 @@ export interface Config {
   publicUrl: string | undefined
   /** SHA-256 hex of a legacy key → the user key sent upstream for it (src/core/keys.ts). */
   keyMap: KeyMap
+  /** Compare mode (src/compare/). */
+  compare: CompareSettings
+}
+
+export const compareModes = ['v2', 'bridge'] as const
+export type CompareMode = (typeof compareModes)[number]
+
+/** Compare mode (src/compare/index.ts, issue 24). */
+export interface CompareSettings {
+  /** `v2` (shadow: the caller gets v2's answer) or `bridge` (canary: v2bridge's); off when unset. */
+  mode: CompareMode | undefined
+  /** The share of reads compared, 0 to 1. */
+  sample: number
+  /** Comparisons running at once, and per key; past either a call is skipped, never queued. */
+  inFlight: number
+  perKey: number
 }
 export type ConfigInput = Record<string, unknown>
 
@@ -90,6 +106,12 @@ const bool: Reader<boolean> = (v) =>
 
 export const text: Reader<string> = (v) => (typeof v === 'string' ? v : fail('expected a string'))
 
+/** A number from 0 to 1. */
+const fraction: Reader<number> = (v) => {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : typeof v === 'number' ? v : NaN
+  return n >= 0 && n <= 1 ? n : fail('expected a number from 0 to 1')
+}
+
 /** An absolute http(s) URL, trimmed, with `://` (not `http:host`). */
 const httpUrl: Reader<string> = (v) => {
   const url = typeof v === 'string' ? v.trim() : ''
@@ -125,6 +147,10 @@ const settings = {
   V2_FORWARDING: bool,
   CORS_ORIGINS: origins,
   PUBLIC_URL: (v: unknown) => new URL(httpUrl(v)).origin,
+  V2_COMPARE: oneOf(['off', ...compareModes] as const),
+  V2_COMPARE_SAMPLE: fraction,
+  V2_COMPARE_IN_FLIGHT: integer(1, 10_000),
+  V2_COMPARE_PER_KEY: integer(1, 25),
 } satisfies Record<string, Reader<unknown>>
 
 /** Reads the set values of `table` from `raw` (empty strings count as unset); a line per bad one. */
@@ -176,5 +202,12 @@ export function parseConfig(raw: ConfigInput = {}): Config {
     corsOrigins: v.CORS_ORIGINS ?? '*',
     publicUrl: v.PUBLIC_URL,
     keyMap,
+    compare: {
+      mode: v.V2_COMPARE === 'off' ? undefined : v.V2_COMPARE,
+      sample: v.V2_COMPARE_SAMPLE ?? 1,
+      inFlight: v.V2_COMPARE_IN_FLIGHT ?? 64,
+      // Below NerdGraph's 25 concurrent requests per key, so comparing never crowds a caller out.
+      perKey: v.V2_COMPARE_PER_KEY ?? 4,
+    },
   }
 }

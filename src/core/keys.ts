@@ -10,7 +10,7 @@ import { V2Error, titles } from './errors'
 
 /** An unmapped legacy key is a key v2bridge cannot use: v2's 401 for a key it refused (v2 explorer
  * `errorResponses` "Invalid API key"; recorded body `{"error":{"title":"Invalid API Key"}}`). The
- * way out, a user key or a `KEY_MAP` entry, is in README "Pointing a legacy client at v2bridge". */
+ * way out, a user key or a `KEY_MAP` entry, is in docs/keys-and-accounts.md. */
 export const legacyKeyTitle = titles.badKey
 
 export function isLegacyKey(key: string): boolean {

@@ -38,6 +38,9 @@ export type RequestLogLine = {
   audit?: true
   /** Unexpected errors only (answered with a generic 500): the error's name and redacted message. */
   error?: string
+  /** A comparison line of compare mode (src/compare/): the paths that differ beyond noise; never
+   * their values. */
+  differs?: string[]
 }
 
 export type RequestLog = (line: RequestLogLine) => void

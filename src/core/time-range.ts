@@ -123,7 +123,7 @@ export function resolveTimeRange(input: TimeInput, now: number): TimeRange {
   // NRQL takes SINCE/UNTIL as epoch ms ≥ 0 and NRDB holds nothing older: a range reaching before
   // 1970-01-01 starts there (a wholly older one is then shorter than 60 s: 422).
   // A `to` after now is read as now (no future slices, which could only be empty); a `from` after
-  // now then answers 422 ('from' must be before 'to'). README "Errors, HTTPS and limits".
+  // now then answers 422 ('from' must be before 'to'). docs/errors-and-limits.md.
   const to = Math.max(0, truncateSeconds(Math.min(given.to ?? now, now)))
   const from = Math.max(0, truncateSeconds(given.from ?? to - defaultRangeMs))
   if (from > to) throw new V2Error(422, timeTitles.order)

@@ -1,11 +1,12 @@
 /**
  * @module explorer/files
  * The explorer's static files by name: the page, its script and stylesheet, and the catalog of every
- * v2 operation (mappings/operations.ts) with the parameters to offer: static files
+ * v2 operation (mappings/operations.ts) with its parameters, example body and documentation
+ * (src/explorer/params.ts): static files
  * (src/http/static-files.ts), from memory on Node and from the `ASSETS` binding on Workers.
  */
 import { operations } from '../../mappings/operations'
-import { explorerBodies, explorerParams } from './params'
+import { docsLink, explorerBodies, explorerParams } from './params'
 import { explorerCss, explorerHtml } from './page'
 import { explorerScript } from './script'
 
@@ -22,8 +23,9 @@ function catalog(): string {
       summary: row.summary,
       answer: row.answer,
       nerdgraph: 'nerdgraph' in row ? row.nerdgraph : [],
-      params: (row.method === 'GET' && explorerParams[row.path]) || [],
-      body: explorerBodies[`${row.method} ${row.path}`] ?? null,
+      params: explorerParams[`${row.method} ${row.path}`] ?? [],
+      example: explorerBodies[`${row.method} ${row.path}`] ?? null,
+      docs: docsLink(row.resource, row.path),
     }))
   )
 }

@@ -29,6 +29,11 @@ export interface Bindings {
   LOG_LEVEL?: string
   V2_URL?: string
   V2_FORWARDING?: string
+  /** Compare mode (src/compare/): `v2`, `bridge` or `off`, and its sample and caps. */
+  V2_COMPARE?: string
+  V2_COMPARE_SAMPLE?: string
+  V2_COMPARE_IN_FLIGHT?: string
+  V2_COMPARE_PER_KEY?: string
   /** Workers static assets (wrangler.toml `[assets]`): the static files (src/http/static-files.ts). */
   ASSETS?: { fetch(input: URL | string): Promise<Response> }
   /** Node entry only: the body of a GET request, which the fetch `Request` cannot carry. */
@@ -37,6 +42,8 @@ export interface Bindings {
   connectionScheme?: 'http' | 'https'
   /** Node entry only: the socket's remote address, matched against `TRUSTED_PROXIES`. */
   peerAddress?: string
+  /** Node entry only: runs a job once the response has gone (its `close`; src/compare/). */
+  afterResponse?: (job: () => void) => void
 }
 
 export interface RequestStats {
@@ -80,6 +87,8 @@ export interface Variables {
   reason: string
   /** The one account the call acted for (src/entities/accounts.ts), for the request log. */
   account: number
+  /** v2bridge's own answer computed for a comparison (src/compare/): neither logged nor recorded. */
+  internal?: true
 }
 
 export type Env = { Bindings: Bindings; Variables: Variables }

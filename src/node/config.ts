@@ -1,9 +1,10 @@
 /**
  * @module node/config
  * Settings only the Node entry reads (kept out of the Worker's upload): its server limits against
- * slow clients (src/node/server-limits.ts) and the proxies whose `X-Forwarded-*` count
- * (src/node/trusted-proxies.ts). Workers have neither: Cloudflare holds the connections and builds the
- * request URL.
+ * slow clients (src/node/server-limits.ts), the proxies whose `X-Forwarded-*` count
+ * (src/node/trusted-proxies.ts) and the report's admin token (src/report/org.ts). Workers have
+ * none: Cloudflare holds the connections and builds the request URL, and the report's Durable
+ * Objects list no keys.
  */
 import { ConfigError, fail, integer, parseConfig, readSettings, text } from '../core/config'
 import type { Config, ConfigInput, Reader } from '../core/config'
@@ -18,6 +19,10 @@ export interface NodeSettings {
   }
   /** IP addresses or IPv4 blocks of trusted proxies. */
   trustedProxies: string[]
+  /** The bearer token of the report's organisation view (src/report/org.ts); off when unset. */
+  reportAdminToken: string | undefined
+  /** `/metrics` on this port instead of the public one (src/node/metrics-port.ts); 0 picks a free port. */
+  metricsPort: number | undefined
 }
 export type NodeConfig = Config & NodeSettings
 
@@ -31,12 +36,21 @@ const proxies: Reader<string[]> = (v) => {
     : fail('expected IP addresses or blocks (10.0.0.0/8, fd00::/8)')
 }
 
+/** A secret of 16 to 256 visible ASCII characters (a bearer token). */
+const token: Reader<string> = (v) =>
+  typeof v === 'string' && /^[\x21-\x7e]{16,256}$/.test(v)
+    ? v
+    : fail('expected 16 to 256 visible ASCII characters')
+
 const settings = {
   HEADERS_TIMEOUT_MS: integer(100, 600_000),
   REQUEST_TIMEOUT_MS: integer(100, 600_000),
   KEEP_ALIVE_TIMEOUT_MS: integer(100, 600_000),
   MAX_CONNECTIONS: integer(1, 1_000_000),
   TRUSTED_PROXIES: proxies,
+  /** A secret: the organisation view's bearer token. */
+  REPORT_ADMIN_TOKEN: token,
+  METRICS_PORT: integer(0, 65_535),
 } satisfies Record<string, Reader<unknown>>
 
 /** The shared settings (src/core/config.ts) and Node's own; one ConfigError naming every bad one. */
@@ -64,6 +78,8 @@ function nodeSettings(v: ReturnType<typeof readSettings<typeof settings>>): Node
       maxConnections: v.MAX_CONNECTIONS ?? 4_096,
     },
     trustedProxies: v.TRUSTED_PROXIES ?? [],
+    reportAdminToken: v.REPORT_ADMIN_TOKEN,
+    metricsPort: v.METRICS_PORT,
   }
 }
 
@@ -71,7 +87,7 @@ function nodeSettings(v: ReturnType<typeof readSettings<typeof settings>>): Node
 export const nodeDefaults: NodeSettings = nodeSettings({})
 
 /**
- * The start-up line that says how plain HTTP is treated, and why (README, Node behind a TLS proxy):
+ * The start-up line that says how plain HTTP is treated, and why (docs/deploy.md, Node behind a TLS proxy):
  * the first thing to check when every call answers 301.
  */
 export function plainHttpLine(config: NodeConfig): string {

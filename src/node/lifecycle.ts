@@ -28,10 +28,11 @@ export const printLine = (line: LifecycleLine) => process.stdout.write(`${JSON.s
 
 /** The start line: where v2bridge listens, where it sends NerdGraph requests, how it treats plain
  * HTTP and why (issue 25, item 1). `message` keeps the words people and scripts look for. */
-export function startLine(url: string, config: NodeConfig): LifecycleLine {
+export function startLine(url: string, config: NodeConfig, metricsUrl?: string): LifecycleLine {
   return lifecycleLine('info', 'start', `v2bridge on ${url}/v2 → ${config.nerdgraphUrl}`, {
     url,
     nerdgraph: config.nerdgraphUrl,
     plainHttp: plainHttpLine(config),
+    ...(metricsUrl ? { metrics: `${metricsUrl}/metrics` } : {}),
   })
 }

@@ -1,7 +1,7 @@
 /**
  * @module node/process-metrics
  * The Node process and runtime in Prometheus text, after the app's own metrics on `/metrics`
- * (README, Errors, HTTPS and limits): the names Prometheus' own client libraries use for a process
+ * (docs/operations.md, Metrics): the names Prometheus' own client libraries use for a process
  * (prometheus.io docs "Writing client libraries", Process metrics) and `v2bridge_build_info`, whose
  * labels say which build and which Node runs.
  */

@@ -122,6 +122,10 @@ export function fileStore(path: string): ReportStore & { flushed(): Promise<void
       timer ??= setTimeout(write, writeEveryMs).unref()
     },
     read: (keyHash) => memory.read(keyHash),
+    all: () => memory.all(),
+    // Compare mode's aggregates stay in memory: a restart learns them again.
+    compared: (keyHash, outcome) => memory.compared(keyHash, outcome),
+    verification: (keyHash) => memory.verification(keyHash),
     flushed: async () => {
       if (timer) {
         clearTimeout(timer)

@@ -10,7 +10,7 @@ import { memoryStore, type ReportStore } from './store'
 
 export type { ReportStore } from './store'
 export { recordCalls } from './record'
-export { reportRoutes } from './routes'
+export { reportRoutes, type OrgView } from './routes'
 
 /** Picks the store per request; one memory store per app when nothing else is given. */
 export function reportStores(given: ReportStore | undefined): (c: Context<Env>) => ReportStore {

@@ -37,6 +37,12 @@ operation it called through v2bridge, and what each became.</p>
 <dl id="figures"></dl>
 <p><button id="csv" type="button">Download CSV</button> <button id="json" type="button">Download JSON</button></p>
 </section>
+<section id="verification" hidden>
+<h2>Verification</h2>
+<p>Compare mode (<code>V2_COMPARE</code>): each operation's calls compared with the real REST API v2, the
+fields that differ beyond noise, and the fields whose noise was learned by asking v2 twice.</p>
+<div id="checks"></div>
+</section>
 <section id="operations" hidden>
 <h2>Operations</h2>
 <div id="list"></div>
@@ -154,6 +160,39 @@ const script = String.raw`'use strict';
       list.appendChild(details);
     });
     $('operations').hidden = false;
+    renderVerification(json.report.verification || []);
+  }
+
+  function renderVerification(checks) {
+    var box = $('checks');
+    box.textContent = '';
+    checks.forEach(function (v) {
+      var details = el('details');
+      details.open = v.differing > 0;
+      details.appendChild(el('summary', v.summary));
+      if (v.differences.length) {
+        var table = el('table');
+        var head = el('tr');
+        ['path', 'calls', 'kind', 'largest', 'examples (v2 → v2bridge)'].forEach(function (h) { head.appendChild(el('th', h)); });
+        table.appendChild(head);
+        v.differences.forEach(function (d) {
+          var tr = el('tr');
+          tr.appendChild(el('td', d.path, 'path'));
+          tr.appendChild(el('td', String(d.count)));
+          tr.appendChild(el('td', d.kinds.join(', ')));
+          tr.appendChild(el('td', d.largest === null ? '' : (d.largest * 100).toPrecision(2) + '%'));
+          tr.appendChild(el('td', d.examples.join('; ')));
+          table.appendChild(tr);
+        });
+        details.appendChild(table);
+      }
+      if (v.noisy.length)
+        details.appendChild(el('p', 'Noise (within the band learned from v2 itself): ' + v.noisy.map(function (n) { return n.path + (n.abs ? ' ±' + n.abs : ''); }).join(', ')));
+      if (v.cosmetic.length)
+        details.appendChild(el('p', 'Order only (cosmetic): ' + v.cosmetic.join(', ')));
+      box.appendChild(details);
+    });
+    $('verification').hidden = checks.length === 0;
   }
 
   function csvCell(value) {

@@ -39,7 +39,7 @@ export function recordCalls(storeOf: StoreOf, verified: VerifiedKeys): Middlewar
     const row = c.get('operation')
     // Only a key NerdGraph (or v2, or the key map) accepted, in this call or an earlier one, may
     // grow the report: a made-up key string costs nothing kept.
-    if (!keyHash || !row || c.req.header(explainHeader) === '1') return
+    if (!keyHash || !row || c.req.header(explainHeader) === '1' || c.get('internal')) return
     if (!c.get('keyVerified') && !verified.has(keyHash)) return
     const params = c.get('params')
     const names = new Set<string>()

@@ -3,7 +3,8 @@
  * `GET /v2bridge/report.json`: the caller's own report, found by the fingerprint of the key it sends
  * (`X-Api-Key` or `Api-Key`), never another key's. `GET /v2bridge/report`: the page that shows it
  * (src/report/page.ts), a static page that asks for the key and reads the JSON, served with a policy
- * that forbids inline code, other origins and framing.
+ * that forbids inline code, other origins and framing. `GET /v2bridge/report/org.json` (Node): every
+ * key's report summed up, for an admin token (src/report/org.ts).
  */
 import { Hono } from '../http/hono'
 import type { Context } from 'hono'
@@ -16,9 +17,13 @@ import type { ReportFileName } from './page'
 import { reportBody } from './view'
 import type { FieldTable } from '../explain/fields'
 
+/** Makes the organisation view's routes (src/report/org.ts `orgReport`). */
+export type OrgView = (storeOf: StoreOf) => Hono<Env>
+
 const plausibleKey = /^[\x21-\x7e]{1,256}$/
 
-const pageHeaders = {
+/** The report pages' headers: a strict policy, no sniffing, no referrer (the org view's too). */
+export const pageHeaders = {
   'Content-Security-Policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
@@ -36,7 +41,8 @@ export function reportRoutes(
   storeOf: StoreOf,
   fingerprint: Fingerprint,
   fieldTable: (c: Context<Env>) => Promise<FieldTable>,
-  read: ReadStatic
+  read: ReadStatic,
+  org?: OrgView
 ): Hono<Env> {
   const routes = new Hono<Env>()
   const serve = (name: ReportFileName) => async (c: Context<Env>) => {
@@ -53,10 +59,14 @@ export function reportRoutes(
       return c.json({ error: { title } }, 401)
     }
     const keyHash = await fingerprint(key)
-    const body = reportBody(keyHash, await storeOf(c).read(keyHash), await fieldTable(c))
+    const store = storeOf(c)
+    const verification = (await store.verification?.(keyHash)) ?? []
+    const body = reportBody(keyHash, await store.read(keyHash), await fieldTable(c), verification)
     c.header('Cache-Control', 'no-store')
     return c.json(body)
   })
+  // The organisation view, for REPORT_ADMIN_TOKEN only (src/report/org.ts); Node only.
+  if (org) routes.route('/report/org', org(storeOf))
   routes.get('/report/app.js', serve('report/app.js'))
   routes.get('/report/app.css', serve('report/app.css'))
   return routes

@@ -6,6 +6,7 @@
 import { operations, type OperationRow } from '../../mappings/operations'
 import { fieldsKey, type FieldTable } from '../explain/fields'
 import { endOfLife, type ReportEntry } from './entries'
+import { verificationLine, type Verification } from '../compare'
 
 const rows: readonly OperationRow[] = operations
 const rowOf = (method: string, path: string) =>
@@ -20,8 +21,35 @@ export function becomes(row: OperationRow | undefined): string {
   return 'No NerdGraph equivalent in v2bridge (501)'
 }
 
-/** `fields`: the explain field table (src/explain/fields.ts). */
-export function reportBody(keyHash: string, entries: readonly ReportEntry[], fields: FieldTable) {
+/** Compare mode's aggregates (src/compare/aggregate.ts) as the report shows them: most compared
+ * first, each with its one-line summary. */
+export function verificationBody(verification: readonly Verification[]) {
+  return [...verification]
+    .sort((a, b) => b.compared - a.compared || a.path.localeCompare(b.path))
+    .map((v) => ({
+      method: v.method,
+      path: v.path,
+      summary: verificationLine(v),
+      compared: v.compared,
+      equal: v.equal,
+      differing: v.differing,
+      skipped: v.skipped,
+      errors: v.errors,
+      not_compared: v.notCompared,
+      differences: v.paths,
+      noisy: v.noisy,
+      cosmetic: v.cosmetic,
+    }))
+}
+
+/** `fields`: the explain field table (src/explain/fields.ts); `verification`: compare mode's
+ * aggregates of the key. */
+export function reportBody(
+  keyHash: string,
+  entries: readonly ReportEntry[],
+  fields: FieldTable,
+  verification: readonly Verification[] = []
+) {
   const operationsCalled = [...entries]
     .sort((a, b) => b.count - a.count || a.path.localeCompare(b.path))
     .map((e) => {
@@ -49,6 +77,7 @@ export function reportBody(keyHash: string, entries: readonly ReportEntry[], fie
       key: `sha256:${keyHash.slice(0, 12)}…`,
       end_of_life: endOfLife,
       operations: operationsCalled,
+      verification: verificationBody(verification),
     },
   }
 }

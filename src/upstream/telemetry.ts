@@ -24,6 +24,8 @@ export interface Telemetry {
   upstreamRetry(): void
   upstreamFault(kind: FaultKind | 'overload'): void
   cacheLookup(cache: string, hit: boolean): void
+  /** One comparison of compare mode (src/compare/): the operation row and its outcome. */
+  compared(operation: string, outcome: string): void
   render(): string
 }
 
@@ -69,6 +71,12 @@ export function createTelemetry(queue: () => QueueState): Telemetry {
   const misses = r.add(
     new Counter('v2bridge_cache_misses_total', 'Cache lookups not in the cache.', ['cache'])
   )
+  const compared = r.add(
+    new Counter('v2bridge_compare_total', 'Calls of compare mode by operation and outcome.', [
+      'operation',
+      'outcome',
+    ])
+  )
   r.add(
     new Gauge(
       'v2bridge_nerdgraph_in_flight',
@@ -96,6 +104,7 @@ export function createTelemetry(queue: () => QueueState): Telemetry {
     upstreamRetry: () => retries.inc(),
     upstreamFault: (kind) => faults.inc([kind]),
     cacheLookup: (cache, hit) => (hit ? hits : misses).inc([cache]),
+    compared: (operation, outcome) => compared.inc([operation, outcome]),
     render: () => r.render(),
   }
 }

@@ -7,7 +7,7 @@
  * and, when the body is a GraphQL result, its `errors`; a 2xx body that is not a GraphQL JSON result
  * throws; with `errorPolicy: 'all'` a 2xx result's `errors` come back beside `data`. Node runs the
  * package itself; test/upstream/worker-graphql-request.test.ts holds both to the same answers.
- * About 8 KiB of the Worker, minified, that the Worker's 60 KiB budget needs.
+ * About 8 KiB of the Worker, minified, that the Worker's size budget (scripts/size.sh) needs.
  */
 
 /** A tagged template that returns the document as written (graphql-request's `gql`). */

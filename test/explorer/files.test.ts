@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
 import { parseConfig } from '../../src/core/config'
 import { staticFiles } from '../../src/explorer/static-content'
 import { explainFields } from '../../mappings/explain-fields'
+import { operations } from '../../mappings/operations'
+import { explorerParams } from '../../src/explorer/params'
 import { assetsDir, writeAssets } from '../../scripts/assets'
 import { DEMO_KEYS, createSimulator } from '../../simulator'
 
@@ -103,8 +106,98 @@ describe('the static files (explorer, explain field table)', () => {
     ).toBe('served')
   })
 
+  it('gives each operation its explorer parameters with type and description, an example body that is never a value, and its v2 documentation', () => {
+    const catalog = JSON.parse(staticFiles['explorer/catalog.json']!) as {
+      method: string
+      path: string
+      params: [string, string, string, string][]
+      example: unknown
+      docs: string
+    }[]
+    const op = (method: string, path: string) =>
+      catalog.find((o) => o.method === method && o.path === path)!
+    // v2 explorer applications.json, "Metric Data": path application_id, query names (Array)…
+    expect(op('GET', '/v2/applications/{application_id}/metrics/data').params.slice(0, 4)).toEqual([
+      ['application_id', 'number', 'Integer', 'Application ID'],
+      ['names[]', 'list', 'Array', 'Retrieve specific metrics by name'],
+      ['values[]', 'list', 'Array', 'Retrieve specific metric values'],
+      ['from', 'time', 'Time', 'Retrieve metrics after this time'],
+    ])
+    // v2 explorer alerts_entity_conditions.json: a write's query parameters are offered too.
+    expect(op('PUT', '/v2/alerts_entity_conditions/{entity_id}').params).toEqual([
+      ['entity_id', 'number', 'Integer', 'Entity id to add'],
+      ['entity_type', 'text', 'String', 'Entity Type'],
+      ['condition_id', 'number', 'Integer', 'Alerts condition ID'],
+    ])
+    const deploy = op('POST', '/v2/applications/{application_id}/deployments')
+    expect(deploy.params).toContainEqual(['deployment', 'body', 'Deployment', 'Deployment schema'])
+    expect(deploy.example).toMatchObject({ deployment: { revision: '1.2.3' } })
+    expect(deploy).not.toHaveProperty('body')
+    expect(deploy.docs).toBe(
+      'https://docs.newrelic.com/docs/apm/apm-ui-pages/events/record-deployments'
+    )
+    expect(op('GET', '/v2/servers/{server_id}/metrics/data').docs).toBe(
+      'https://docs.newrelic.com/docs/apis/rest-api-v2/basic-functions/extract-metric-timeslice-data'
+    )
+    expect(op('DELETE', '/v2/alerts_policies/{policy_id}').docs).toBe(
+      'https://docs.newrelic.com/docs/alerts/scale-automate/rest-api/rest-api-calls-alerts'
+    )
+  })
+
+  it('describes only operations of the table, and every path parameter of the explorer’s operations', () => {
+    const rows = new Set(operations.map((r) => `${r.method} ${r.path}`))
+    for (const key of Object.keys(explorerParams)) expect(rows).toContain(key)
+    for (const [key, specs] of Object.entries(explorerParams)) {
+      const inPath = [...key.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
+      for (const name of inPath)
+        expect(
+          specs.map((s) => s[0]),
+          key
+        ).toContain(name)
+    }
+  })
+
   it('answer 404 when neither the files nor an ASSETS binding are there', async () => {
     const res = await createApp().request(`${base}/explorer/app.js`)
     expect(res.status).toBe(404)
   })
 })
+
+const definitions = fileURLToPath(new URL('../../../shared/contract/v2-explorer', import.meta.url))
+const hasDefinitions = existsSync(definitions)
+if (!hasDefinitions) console.warn(`skipped: ${definitions} is absent (no ../shared checkout)`)
+
+describe.skipIf(!hasDefinitions)(
+  "the explorer's parameters against New Relic's v2 definitions",
+  () => {
+    it('carry every parameter of every explorer operation with its type and description', () => {
+      let checked = 0
+      for (const file of readdirSync(definitions).filter((f) => /^[a-z_]+\.json$/.test(f))) {
+        const doc = JSON.parse(readFileSync(`${definitions}/${file}`, 'utf8')) as {
+          apis?: {
+            path: string
+            operations?: {
+              httpMethod: string
+              parameters?: { name: string; dataType: string; description?: string }[]
+            }[]
+          }[]
+        }
+        for (const api of doc.apis ?? [])
+          for (const op of api.operations ?? []) {
+            const key = `${op.httpMethod} ${api.path.replace('.{format}', '')}`
+            const ours = (explorerParams[key] ?? []).map(([name, , type, description]) => [
+              name,
+              type,
+              description,
+            ])
+            for (const p of op.parameters ?? []) {
+              const name = p.dataType === 'Array' ? `${p.name}[]` : p.name
+              expect(ours, key).toContainEqual([name, p.dataType, p.description ?? ''])
+              checked++
+            }
+          }
+      }
+      expect(checked).toBeGreaterThan(200)
+    })
+  }
+)

@@ -1,8 +1,10 @@
 /**
  * Runs a Dockerfile's steps without Docker (no engine runs here): each stage gets a directory as its
  * filesystem root; COPY copies from the build context (minus .dockerignore) or an earlier stage, RUN
- * runs through `sh -c` in the stage's WORKDIR with its ENV. Only the instructions v2bridge's
- * Dockerfile uses are understood; any other fails loudly.
+ * runs through `sh -c` in the stage's WORKDIR with its ENV. A stage FROM an earlier stage starts from a
+ * copy of its files and settings (WORKDIR, ENV, USER, EXPOSE, HEALTHCHECK, ENTRYPOINT, CMD), as an image
+ * built on another does. Only the instructions v2bridge's Dockerfile uses are understood; any other
+ * fails loudly.
  */
 import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -17,6 +19,7 @@ export interface Stage {
   env: Record<string, string>
   user?: string
   healthcheck?: string[]
+  entrypoint?: string[]
   cmd?: string[]
   expose: string[]
 }
@@ -54,6 +57,8 @@ function ignoreTest(context: string): (path: string) => boolean {
   return (path) => patterns.some((p) => p.test(path))
 }
 
+const hasTimeout = ['/usr/bin/timeout', '/bin/timeout'].some((p) => existsSync(p))
+
 export function runDockerfile(context: string, work: string, dockerfile = 'Dockerfile'): Stage[] {
   const ignored = ignoreTest(context)
   const stages: Stage[] = []
@@ -64,13 +69,16 @@ export function runDockerfile(context: string, work: string, dockerfile = 'Docke
       const [from, , name] = args.split(/\s+/)
       const root = join(work, `stage-${stages.length}`)
       mkdirSync(root, { recursive: true })
+      const parent = stages.find((s) => s.name.toLowerCase() === from!.toLowerCase())
+      if (parent) cpSync(parent.root, root, { recursive: true, verbatimSymlinks: true })
       stages.push({
+        ...parent,
         name: name ?? String(stages.length),
         from: from!,
         root,
-        workdir: '/',
-        env: {},
-        expose: [],
+        workdir: parent?.workdir ?? '/',
+        env: { ...parent?.env },
+        expose: [...(parent?.expose ?? [])],
       })
     } else if (op === 'WORKDIR') {
       stage.workdir = posix.resolve(stage.workdir, args)
@@ -99,7 +107,12 @@ export function runDockerfile(context: string, work: string, dockerfile = 'Docke
         ? { npm_config_cache: mkdtempSync(join(tmpdir(), 'v2bridge-npm-cache-')) }
         : {}
       try {
-        execFileSync('sh', ['-c', args], {
+        // A step that hangs (an `npm ci` stuck after its last fetch was seen here once) fails after
+        // 4 minutes: this call blocks the test runner's own timers. coreutils `timeout` ends the
+        // step's whole process group, not only `sh`.
+        const guard = hasTimeout ? ['timeout', '--kill-after=10', '240'] : []
+        const [file, ...rest] = [...guard, 'sh', '-c', args]
+        execFileSync(file!, rest, {
           cwd: at(stage, '.'),
           env: { ...process.env, ...stage.env, npm_config_prefer_offline: 'true', ...ownCache },
           stdio: 'pipe',
@@ -115,7 +128,11 @@ export function runDockerfile(context: string, work: string, dockerfile = 'Docke
     else if (op === 'EXPOSE') stage.expose.push(...args.split(/\s+/))
     else if (op === 'HEALTHCHECK')
       stage.healthcheck = JSON.parse(args.replace(/^.*?CMD\s+/, '')) as string[]
-    else if (op === 'CMD') stage.cmd = JSON.parse(args) as string[]
+    else if (op === 'ENTRYPOINT') {
+      // As in Docker, a stage's own ENTRYPOINT drops the CMD it inherited.
+      stage.entrypoint = JSON.parse(args) as string[]
+      stage.cmd = undefined
+    } else if (op === 'CMD') stage.cmd = JSON.parse(args) as string[]
     else throw new Error(`runDockerfile does not understand ${op}`)
   }
   return stages

@@ -1,5 +1,5 @@
 /**
- * README "Node behind a TLS proxy", as written (issue 25, item 1): v2bridge on loopback behind a
+ * docs/deploy.md "Node behind a TLS proxy", as written (issue 25, item 1): v2bridge on loopback behind a
  * proxy that sets X-Forwarded-Proto and X-Forwarded-Host. With TRUSTED_PROXIES and PUBLIC_URL every
  * call answers 200 with its links on the public origin; with PUBLIC_URL alone nothing redirects to
  * itself; with neither, plain HTTP is redirected and the start-up line says why.
@@ -21,7 +21,7 @@ afterAll(async () => {
   await sim.close()
 })
 
-/** The README's proxy: forwards to v2bridge and sets (replaces) the two headers. */
+/** The walkthrough's proxy: forwards to v2bridge and sets (replaces) the two headers. */
 async function proxyTo(bridge: NodeServer): Promise<string> {
   const server: Server = createServer((req, res) => {
     const headers = {
@@ -64,7 +64,7 @@ const call = (base: string) =>
   })
 
 describe('Node behind a TLS proxy', () => {
-  it('answers 200 with links on the public origin, as the README walkthrough sets it up', async () => {
+  it('answers 200 with links on the public origin, as the docs/deploy.md walkthrough sets it up', async () => {
     const { proxy, line } = await bridgeWith({
       TRUSTED_PROXIES: '127.0.0.1,::1',
       PUBLIC_URL: 'https://v2bridge.example.com',

@@ -78,7 +78,7 @@ function storeInsights(c: Context<Env>, accounts: number[], data: { actor: Accou
 }
 
 /** A pinned account the key cannot see holds nothing it may list: an empty list on every page, as
- * every `/applications/{id}` route answers 404 for it (src/entities/resolve.ts, README "Accounts"). */
+ * every `/applications/{id}` route answers 404 for it (src/entities/resolve.ts, docs/keys-and-accounts.md). */
 export async function listApplications(c: Context<Env>) {
   try {
     return await listPage(c)

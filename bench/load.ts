@@ -1,0 +1,84 @@
+/**
+ * @module bench/load
+ * The load generator of the benchmarks, out of the measured servers' way: `wrk` (one thread, a C
+ * event loop that costs little next to the server it loads) with bench/wrk-keys.lua, installed by
+ * bench/install-wrk.sh where absent and possible; else autocannon, run in a child process of its own
+ * (bench/autocannon-load.ts) rather than in the bench's. `BENCH_LOADGEN=autocannon` forces the
+ * fallback. Either way each request carries the next of `keys` API keys.
+ */
+import { execFileSync, spawn } from 'node:child_process'
+
+export type Generator = 'wrk' | 'autocannon'
+
+export interface LoadResult {
+  /** Completed requests (any status). */
+  requests: number
+  rps: number
+  p50Ms: number
+  p99Ms: number
+  /** Non-2xx/3xx answers, socket errors and timeouts. */
+  bad: number
+}
+
+const here = (file: string) => new URL(file, import.meta.url).pathname
+
+/** `wrk` when it is installed or can be (bench/install-wrk.sh), else `autocannon`. */
+export function pickGenerator(): Generator {
+  if (process.env['BENCH_LOADGEN'] === 'autocannon') return 'autocannon'
+  try {
+    execFileSync('bash', [here('./install-wrk.sh')], { stdio: ['ignore', 'ignore', 'inherit'] })
+    return 'wrk'
+  } catch {
+    return 'autocannon'
+  }
+}
+
+/** Runs `command` to its end; resolves with its stdout. */
+function run(command: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk))
+    child.once('error', reject)
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${command} exited with ${code}: ${out}`))
+    )
+  })
+}
+
+/** The last line of `out` that is a JSON object. */
+function lastJson(out: string): Record<string, number> {
+  const line = out
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{'))
+  if (!line) throw new Error(`no result from the load generator: ${out}`)
+  return JSON.parse(line) as Record<string, number>
+}
+
+/** `connections` connections on `url` for `seconds` s, each request with the next of `keys` keys. */
+export async function load(
+  generator: Generator,
+  url: string,
+  connections: number,
+  seconds: number,
+  keys: number
+): Promise<LoadResult> {
+  if (generator === 'wrk') {
+    const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '60s']
+    const r = lastJson(await run('wrk', [...args, '-s', here('./wrk-keys.lua'), url, String(keys)]))
+    return {
+      requests: r['requests']!,
+      rps: r['requests']! / (r['durationUs']! / 1e6),
+      p50Ms: r['p50Us']! / 1000,
+      p99Ms: r['p99Us']! / 1000,
+      bad: r['connect']! + r['read']! + r['write']! + r['status']! + r['timeout']!,
+    }
+  }
+  const args = ['--import', 'tsx', here('./autocannon-load.ts'), url]
+  const r = lastJson(
+    await run(process.execPath, [...args, `${connections}`, `${seconds}`, `${keys}`])
+  )
+  return r as unknown as LoadResult
+}

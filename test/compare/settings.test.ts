@@ -1,0 +1,75 @@
+/**
+ * Compare mode's settings (src/core/config.ts) and the Node entry's way of running a comparison once
+ * the response has gone (src/node.ts `afterResponse`, the response's `close`).
+ */
+import { describe, expect, it } from 'vitest'
+import { ConfigError, parseConfig } from '../../src/core/config'
+import { parseNodeConfig } from '../../src/node/config'
+import { startServer } from '../../src/node'
+import { createSimulator, DEMO_KEYS } from '../../simulator'
+
+describe('compare settings', () => {
+  it('is off by default, samples every read, and caps comparisons in flight and per key', () => {
+    expect(parseConfig({}).compare).toEqual({ mode: undefined, sample: 1, inFlight: 64, perKey: 4 })
+    expect(parseConfig({ V2_COMPARE: 'off' }).compare.mode).toBeUndefined()
+  })
+
+  it('reads the mode, the sample and the caps', () => {
+    const config = parseConfig({
+      V2_COMPARE: 'bridge',
+      V2_COMPARE_SAMPLE: '0.25',
+      V2_COMPARE_IN_FLIGHT: '8',
+      V2_COMPARE_PER_KEY: '2',
+    })
+    expect(config.compare).toEqual({ mode: 'bridge', sample: 0.25, inFlight: 8, perKey: 2 })
+    expect(parseConfig({ V2_COMPARE: 'v2' }).compare.mode).toBe('v2')
+  })
+
+  it('names each bad setting, never its value', () => {
+    let error: unknown
+    try {
+      parseConfig({ V2_COMPARE: 'both', V2_COMPARE_SAMPLE: '1.5', V2_COMPARE_PER_KEY: '26' })
+    } catch (err) {
+      error = err
+    }
+    expect(error).toBeInstanceOf(ConfigError)
+    const message = (error as Error).message
+    expect(message).toContain('V2_COMPARE: expected off, v2, bridge')
+    expect(message).toContain('V2_COMPARE_SAMPLE: expected a number from 0 to 1')
+    expect(message).toContain('V2_COMPARE_PER_KEY: expected an integer from 1 to 25')
+    expect(message).not.toContain('both')
+  })
+})
+
+describe('Node entry', () => {
+  it('compares after the response has gone, and counts it on /metrics', async () => {
+    const sim = createSimulator()
+    const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+      sim.fetch(new Request(input, init))) as typeof globalThis.fetch
+    const config = parseNodeConfig({
+      PORT: '0',
+      ALLOW_HTTP: 'true',
+      NERDGRAPH_URL: 'http://simulator.test/graphql',
+      V2_URL: 'http://simulator.test/v2',
+      V2_COMPARE: 'bridge',
+    })
+    const server = await startServer(config, fetch, { log: () => {} })
+    try {
+      const res = await globalThis.fetch(`${server.url}/v2/applications/9045822/hosts.json`, {
+        headers: { 'X-Api-Key': DEMO_KEYS.all },
+      })
+      expect(res.status).toBe(200)
+      await res.text()
+      let metrics = ''
+      for (let i = 0; i < 200 && !/v2bridge_compare_total\{.*\} 1/.test(metrics); i++) {
+        await new Promise((r) => setTimeout(r, 20))
+        metrics = await (await globalThis.fetch(`${server.url}/metrics`)).text()
+      }
+      expect(metrics).toMatch(
+        /v2bridge_compare_total\{operation="GET \/v2\/applications\/\{application_id\}\/hosts",outcome="(equal|differing)"\} 1/
+      )
+    } finally {
+      await server.close()
+    }
+  })
+})
