@@ -107,9 +107,15 @@ try {
   const upstreamCount = async () => Number(await (await fetch(`${upstream.url}/_count`)).text())
   /** Hands both passthroughs the body v2bridge sends now for case `c`. */
   const sync = async (c: BenchCase) => {
-    const res = await fetch(`${servers.bridge.url}${c.path}`, {
-      headers: { 'x-api-key': 'NRAK-WARM' },
-    })
+    // After a heavy run v2bridge may still be answering the load's last requests (wrk has gone, the
+    // work has not): a busy answer (429, 502, 504) is asked again once the backlog has drained.
+    let res!: Response
+    for (let attempt = 0; attempt < 30; attempt++) {
+      res = await fetch(`${servers.bridge.url}${c.path}`, { headers: { 'x-api-key': 'NRAK-WARM' } })
+      if (![429, 502, 504].includes(res.status)) break
+      await res.arrayBuffer()
+      await new Promise((done) => setTimeout(done, 2_000))
+    }
     if (res.status !== 200) throw new Error(`${c.label}: v2bridge answered ${res.status}`)
     await res.arrayBuffer()
     const body = await (await fetch(`${upstream.url}/_last`)).text()
