@@ -6,6 +6,7 @@
  * nothing; explain sends no NerdGraph request but its lookups.
  */
 import { Unreachable, type DoctorReport } from './doctor'
+import { keySafeTo } from './key-transport'
 
 export interface BridgeDoctorOptions {
   key: string
@@ -70,6 +71,14 @@ function why(a: Answer): string {
 
 export async function doctorBridge(o: BridgeDoctorOptions): Promise<DoctorReport> {
   const base = o.bridge.replace(/\/+$/, '').replace(/\/v2$/, '')
+  let safe = false
+  try {
+    safe = keySafeTo(base)
+  } catch {
+    throw new Unreachable(`${o.bridge} is not a URL`)
+  }
+  // The key is not sent in clear across a network.
+  if (!safe) throw new Unreachable(`${base} is not https: the key is not sent in clear`)
   const lines = [`v2bridge doctor → ${base} (a deployed v2bridge)`]
   const say = (check: 'ok' | 'fail' | 'note', text: string) =>
     lines.push(`${check.padEnd(9)} ${text}`)

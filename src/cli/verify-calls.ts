@@ -4,6 +4,8 @@
  * served reads of the key's migration report, or a sweep of the first applications.
  */
 
+import { keySafeTo } from './key-transport'
+
 export class Unreachable extends Error {
   override name = 'Unreachable'
 }
@@ -72,8 +74,7 @@ export async function fromReport(url: string, key: string, fetchImpl: typeof fet
     }
   } else {
     // The key goes to a v2bridge only over TLS, or to one on this machine.
-    const { protocol, hostname } = new URL(url)
-    if (protocol !== 'https:' && !['localhost', '127.0.0.1', '[::1]'].includes(hostname))
+    if (!keySafeTo(url))
       throw new Unreachable(`the report at ${url} is not https: the key is not sent in clear`)
     try {
       const res = await fetchImpl(url, { headers: { 'X-Api-Key': key } })

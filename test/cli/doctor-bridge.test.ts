@@ -80,6 +80,18 @@ describe('v2bridge doctor --bridge', () => {
     ])
   })
 
+  it('never sends the key in clear across a network: plain http only to this machine', async () => {
+    const t = io()
+    const code = await main(
+      ['doctor', '--bridge', 'http://v2bridge.example.com', '--key', DEMO_KEYS.all],
+      t.io
+    )
+    expect(code).toBe(2)
+    expect(t.err).toEqual([
+      'v2bridge: http://v2bridge.example.com is not https: the key is not sent in clear',
+    ])
+  })
+
   it('pointed at a v2bridge as if it were NerdGraph, says so and names --bridge', async () => {
     const t = io()
     const code = await main(['doctor', '--nerdgraph-url', demo.url, '--key', DEMO_KEYS.all], t.io)
