@@ -295,9 +295,17 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     }
     c.set('operation', row)
     const upstreamKey = await identify(c, ['x-api-key', 'x-license-key', 'api-key'])
+    // Compare mode: a v0 deployment is a write, sent to one side only: in `v2` mode to v0 beside
+    // V2_URL (src/http/forward.ts `forwardUrl`), in `bridge` mode to NerdGraph; never compared.
+    const comparing =
+      row.answer === 'served' && c.req.header(explainHeader) !== '1' && !c.get('internal')
+        ? c.get('config').compare.mode
+        : undefined
+    if (comparing === 'v2') return comparisons.shadow(c, row)
     pinnedAccount(c)
     await connect(c, upstreamKey, bodyLimitOf(row, c.req.method))
     await next()
+    if (comparing === 'bridge') comparisons.canary(c, row)
   })
 
   /** A kept alerts call (or, in compare mode, `req`), passed unchanged to the real v2

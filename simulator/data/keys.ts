@@ -52,6 +52,14 @@ export function maskKey(key: string): string {
 }
 
 /** The user ids of the demo users (`actor.user.id`). */
+/** The account each legacy demo key belongs to in the v2 world: the REST API v2 and v0 accepted an
+ * account's REST API key, and v0 its license key (New Relic docs "New Relic API keys"); NerdGraph
+ * accepts neither. */
+export const DEMO_LEGACY_KEY_ACCOUNTS: { readonly rest: number; readonly license: number } = {
+  rest: PRODUCTION.id,
+  license: PRODUCTION.id,
+}
+
 const USER_ALL = 4100001
 const USER_ONE = 4100002
 

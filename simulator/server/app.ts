@@ -6,7 +6,7 @@ import { principalFor } from '../data/keys'
 import type { GraphContext } from '../graphql/context'
 import { rootValue } from '../graphql/resolvers'
 import { SCHEMA_SDL } from '../graphql/schema'
-import { v2StandIn } from '../v2/standin'
+import { v0StandIn, v2StandIn } from '../v2/standin'
 import { adminRoutes } from './admin'
 import { badApiKey, faultResponse, tooManyRequests, type FaultDecision } from './limits'
 import type { SimulatorServices } from './services'
@@ -92,6 +92,8 @@ export function createSimulatorApp(services: SimulatorServices): Hono {
   app.route('/_sim', adminRoutes(services))
   const standIn = v2StandIn(services.dataset)
   app.all('/v2/*', (c) => standIn.fetch(c.req.raw))
+  const v0 = v0StandIn(services.dataset)
+  app.post('/deployments.xml', (c) => v0.fetch(c.req.raw))
   app.notFound(() => jsonResponse({ errors: [{ message: 'Not Found' }] }, 404))
   app.onError((err) => {
     console.error('[simulator]', err)

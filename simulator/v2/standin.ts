@@ -18,10 +18,11 @@
 import { Hono } from 'hono'
 import { alertsOf, type AlertsState } from '../data/alerts/state'
 import type { Dataset } from '../data/dataset'
-import { principalFor } from '../data/keys'
+import { DEMO_LEGACY_KEY_ACCOUNTS, DEMO_LEGACY_KEYS, principalFor } from '../data/keys'
 import { applicationRoutes } from './apm-apps'
 import { alertsReadRoutes } from './alerts'
 import { metricRoutes } from './apm-metrics'
+import { deploymentWriteRoutes, v0Deployment } from './deployment-writes'
 import { conditionFamilies, seedConditions, type Family, type V2Row } from './conditions'
 import { v2SwitchesOf } from './perturb'
 import { resourceRoutes } from './resources'
@@ -67,9 +68,12 @@ export function v2StandIn(dataset: Dataset): Hono<Env> {
   app.use('*', async (c, next) => {
     const key = c.req.header('x-api-key') ?? c.req.header('api-key')
     if (!key?.trim()) return error(c, 401, 'No API key specified')
-    const principal = principalFor(key)
-    if (!principal) return error(c, 401, 'Invalid API Key')
-    c.set('accountId', principal.homeAccountId) // the account the key was created in
+    // A user key acts for the account it was created in; an account's REST API key for that account.
+    const account =
+      principalFor(key)?.homeAccountId ??
+      (key.trim() === DEMO_LEGACY_KEYS.rest ? DEMO_LEGACY_KEY_ACCOUNTS.rest : undefined)
+    if (account === undefined) return error(c, 401, 'Invalid API Key')
+    c.set('accountId', account)
     c.set('switches', v2SwitchesOf(dataset).current)
     await next()
   })
@@ -136,6 +140,7 @@ export function v2StandIn(dataset: Dataset): Hono<Env> {
   applicationRoutes(app, dataset)
   metricRoutes(app, dataset)
   resourceRoutes(app, dataset)
+  deploymentWriteRoutes(app, dataset)
   alertsReadRoutes(app, dataset)
   app.notFound((c) => error(c, 404, 'Not found'))
   return app
@@ -189,4 +194,22 @@ function conditionRoutes(
     rowsOf(family).splice(rowsOf(family).indexOf(row), 1)
     return answer(c, { [family.single]: hidden(row) })
   })
+}
+
+/** The legacy v0 `POST /deployments.xml` on the same dataset (deployment-writes.ts): a user key or an
+ * account's REST API key in `x-api-key`, or its license key in `x-license-key`. */
+export function v0StandIn(dataset: Dataset): Hono<Env> {
+  const app = new Hono<Env>()
+  app.post('/deployments.xml', (c) => {
+    const apiKey = c.req.header('x-api-key')?.trim()
+    const license = c.req.header('x-license-key')?.trim()
+    const account = apiKey
+      ? (principalFor(apiKey)?.homeAccountId ??
+        (apiKey === DEMO_LEGACY_KEYS.rest ? DEMO_LEGACY_KEY_ACCOUNTS.rest : null))
+      : license === DEMO_LEGACY_KEYS.license
+        ? DEMO_LEGACY_KEY_ACCOUNTS.license
+        : null
+    return v0Deployment(c, dataset, account)
+  })
+  return app
 }

@@ -17,7 +17,7 @@ import { explainBody } from './plan'
 
 export const explainHeader = 'X-V2bridge-Explain'
 /** Headers that carry the caller's key; explain shows a placeholder instead. */
-const keyHeaders = new Set(['x-api-key', 'api-key'])
+const keyHeaders = new Set(['x-api-key', 'api-key', 'x-license-key'])
 // `/explain/deployments…` explains the legacy v0 call as `/explain/v2/…` does the v2 ones.
 const prefixes = ['/explain/v2/', '/explain/deployments']
 

@@ -43,6 +43,16 @@ export interface ForwardOptions {
  * `Authorization`, `Forwarded`/`X-Forwarded-*`, `Via`, `Origin` or another key header never pass. */
 export const forwardedHeaders = {
   request: ['x-api-key', 'api-key', 'accept', 'content-type', 'user-agent', 'x-request-id'],
+  /** The legacy v0 call (compare mode `v2`) also takes a license key; v2 itself never does. */
+  v0Request: [
+    'x-api-key',
+    'x-license-key',
+    'api-key',
+    'accept',
+    'content-type',
+    'user-agent',
+    'x-request-id',
+  ],
   response: [
     'content-type',
     'etag',
@@ -66,9 +76,13 @@ export function allowlisted(headers: Headers, allowed: readonly string[]): Heade
 
 const maxForwardUrl = 8 * 1024
 
-/** The v2 URL a request goes to: `V2_URL` + the path after `/v2` + the query, as sent. */
+/** The v2 URL a request goes to: `V2_URL` + the path after `/v2` + the query, as sent. The legacy
+ * v0 `/deployments.xml` lives beside `/v2` on the same host (`https://api.newrelic.com/deployments.xml`). */
 export function forwardUrl(base: string, url: URL): string {
-  return `${base.replace(/\/+$/, '')}${url.pathname.replace(/^\/v2(?=\/)/, '')}${url.search}`
+  const root = base.replace(/\/+$/, '')
+  if (!url.pathname.startsWith('/v2/'))
+    return `${root.replace(/\/v2$/, '')}${url.pathname}${url.search}`
+  return `${root}${url.pathname.slice(3)}${url.search}`
 }
 
 /**
@@ -81,7 +95,11 @@ export async function forward(
   options: ForwardOptions
 ): Promise<Response> {
   const url = new URL(req.url)
-  const headers = allowlisted(req.headers, forwardedHeaders.request)
+  const v0 = !url.pathname.startsWith('/v2/')
+  const headers = allowlisted(
+    req.headers,
+    v0 ? forwardedHeaders.v0Request : forwardedHeaders.request
+  )
   let body: string | undefined
   checkEncoding(req.headers)
   if (req.method === 'GET' || req.method === 'HEAD') {

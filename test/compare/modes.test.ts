@@ -123,18 +123,40 @@ describe('writes go to one side only, never both, never twice', () => {
     }
   }
 
-  it('the legacy v0 deployments call (outside /v2) goes to NerdGraph only, in v2 mode too', async () => {
-    const h = compareHarness({ V2_COMPARE: 'v2' })
-    const res = await h.app.request('/deployments.xml', {
-      method: 'POST',
-      headers: { 'X-Api-Key': DEMO_KEYS.all, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: `deployment[application_id]=${appId}&deployment[revision]=r1`,
+  // The legacy v0 API lives beside /v2 on the same host (https://api.newrelic.com/deployments.xml).
+  for (const mode of ['v2', 'bridge'] as const) {
+    it(`${mode} mode: the legacy v0 deployments call goes to ${mode === 'v2' ? 'v0 beside V2_URL' : 'NerdGraph'} only, once`, async () => {
+      const h = compareHarness({ V2_COMPARE: mode })
+      const res = await h.app.request('/deployments.xml', {
+        method: 'POST',
+        headers: {
+          'X-Api-Key': DEMO_KEYS.all,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        body: `deployment[application_id]=${appId}&deployment[revision]=r1`,
+      })
+      const body = await res.text()
+      expect(res.status).toBe(201) // contract: v0 answers 201 Created (touchdown requires it)
+      expect(body).toMatch(/<revision>r1<\/revision>/)
+      expect(body).toContain(`<agent-id type="integer">${appId}</agent-id>`)
+      const mutations = h.sent.filter(
+        (s) => s.path === '/graphql' && /\bmutation\b/.test(s.body ?? '')
+      )
+      const toV2 = h.sent.filter((s) => s.path.startsWith('/v2/') || s.path === '/deployments.xml')
+      if (mode === 'v2') {
+        expect(toV2).toEqual([{ method: 'POST', path: '/deployments.xml' }])
+        expect(mutations).toEqual([])
+      } else {
+        expect(toV2).toEqual([])
+        expect(mutations).toHaveLength(1)
+      }
+      expect(await h.settled(1)).toMatch(/outcome="not_compared"\} 1/)
+      // Either way the deployment is recorded once, where NerdGraph (and so v2bridge's list) sees it.
+      const list = await h.get(`/v2/applications/${appId}/deployments.json`)
+      const revisions = ((await list.json()) as { deployments: { revision: string }[] }).deployments
+      expect(revisions.filter((d) => d.revision === 'r1')).toHaveLength(1)
     })
-    await res.text()
-    expect(
-      h.sent.filter((s) => s.path.startsWith('/v2/') || s.path.startsWith('/deployments'))
-    ).toEqual([])
-  })
+  }
 })
 
 /** The first number that is not an identity (`id`, `…_id`, `links`), depth-first in key order: where
