@@ -6,7 +6,7 @@
  * of the stand-in (`POST /_sim/v2`, simulator/v2/perturb.ts) is found under its path, and jitter on
  * now-window values stays within the learned noise.
  */
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { operations } from '../../mappings/operations'
 import { compareHarness, DEMO_KEYS } from './setup'
 
@@ -238,6 +238,14 @@ describe('perturbations of the stand-in are found with their path', () => {
 })
 
 describe('noise learning keeps the jitter of now-window values out', () => {
+  // One fixed now for both runs, as the sweep does: a minute turning between the runs would move the
+  // stand-in's window while v2bridge answers from its list cache, a difference that is not jitter.
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Math.floor(Date.now() / 60_000) * 60_000 + 30_000 })
+  })
+  afterAll(() => {
+    vi.useRealTimers()
+  })
   it('jittered summaries add no difference beyond noise, and show up as noisy paths', async () => {
     const path = '/v2/applications.json'
     const calls = 14
@@ -255,5 +263,5 @@ describe('noise learning keeps the jitter of now-window values out', () => {
     expect(jittered.noisy.map((n) => n.path)).toContain(
       'applications[].application_summary.response_time'
     )
-  })
+  }, 90_000) // 28 list calls and their comparisons: about 10 s on a quiet machine
 })
