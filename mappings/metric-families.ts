@@ -13,6 +13,9 @@ export interface MetricFamily {
   readonly prefixes: readonly string[]
   /** Every value, in v2's order (returned when `values[]` is omitted). */
   readonly values: readonly ValueType[]
+  /** Values answered only when `values[]` names them: neither returned when it is omitted nor
+   * listed by metric names. */
+  readonly onlyAsked?: readonly ValueType[]
   /** Family-specific definitions of a value. */
   readonly overrides?: Partial<Record<ValueType, ValueDefinition>>
 }
@@ -82,8 +85,8 @@ export const metricFamilies = [
     values: ['used_bytes_by_host', 'used_mb_by_host', 'total_used_mb'],
   },
   {
-    // D-browser, D-nrql, without `error_percentage`, which reads two other metrics
-    // (EndUser/errors, Browser); `requests_per_minute` from D-browser's page throughput example.
+    // D-browser, D-nrql (its EndUser table has `error_percentage`). `requests_per_minute` only when
+    // asked: D-browser's page throughput example asks it, D-nrql's EndUser table does not list it.
     family: 'endUser',
     names: ['EndUser', 'EndUser/RB'],
     prefixes: ['EndUser/'],
@@ -103,8 +106,9 @@ export const metricFamilies = [
       'total_dom_content_time',
       'total_app_time',
       'average_app_time',
-      'requests_per_minute',
+      'error_percentage',
     ],
+    onlyAsked: ['requests_per_minute'],
   },
   {
     family: 'mobile', // D-mobile, D-nrql

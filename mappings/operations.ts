@@ -157,7 +157,7 @@ const rowsByResource: Readonly<Record<string, readonly Row[]>> = {
   ],
   // alerts_events, alerts_incidents, alerts_violations, alerts_channels, alerts_policy_channels: retired with v2
   alerts_events: [
-    ['GET', '/v2/alerts_events', 'List alert events', 'served', { nerdgraph: incidents }],
+    ['GET', '/v2/alerts_events', 'List alert events', 'served', { nerdgraph: [...incidents, 'actor.account.nrql'] }],
   ],
   alerts_incidents: [
     ['GET', '/v2/alerts_incidents', 'List incidents', 'served', { nerdgraph: ['actor.account.aiIssues.issues', 'actor.account.alerts.policiesSearch'] }],

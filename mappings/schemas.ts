@@ -13,6 +13,7 @@ import {
   cpuTimePercent,
   formulas,
   nrqlInputs,
+  otherMetrics,
   valueTypes,
   type FormulaName,
   type InputName,
@@ -24,14 +25,21 @@ export const ValueDefinitionSchema = z.union([
     count: z.optional(z.literal(true)),
     inNames: z.optional(z.literal(false)),
   }),
-  z.strictObject({
-    inputs: z
-      .array(z.enum(Object.keys(nrqlInputs) as [InputName, ...InputName[]]))
-      .check(z.minLength(1)),
-    formula: z.enum(Object.keys(formulas) as [FormulaName, ...FormulaName[]]),
-    count: z.optional(z.literal(true)),
-    inNames: z.optional(z.literal(false)),
-  }),
+  z
+    .strictObject({
+      inputs: z
+        .array(z.enum(Object.keys(nrqlInputs) as [InputName, ...InputName[]]))
+        .check(z.minLength(1)),
+      formula: z.enum(Object.keys(formulas) as [FormulaName, ...FormulaName[]]),
+      count: z.optional(z.literal(true)),
+      inNames: z.optional(z.literal(false)),
+    })
+    .check(
+      z.refine(
+        (d) => new Set(d.inputs.map((i) => Object.hasOwn(otherMetrics, i))).size === 1,
+        'inputs all of the metric itself or all of other metrics (one row each)'
+      )
+    ),
 ])
 
 export const ValueTypesSchema = z.record(
@@ -50,6 +58,7 @@ export const FamiliesSchema = z
       names: z.array(z.string().check(z.minLength(1))),
       prefixes: z.array(z.string()),
       values: z.array(valueName).check(z.minLength(1)),
+      onlyAsked: z.optional(z.array(valueName)),
       overrides: z.optional(z.record(valueName, ValueDefinitionSchema)),
     })
   )
@@ -60,7 +69,11 @@ export const FamiliesSchema = z
       'the last family matches every name'
     ),
     z.refine(
-      (rows) => rows.every((r) => new Set(r.values).size === r.values.length),
+      (rows) =>
+        rows.every((r) => {
+          const all = [...r.values, ...(r.onlyAsked ?? [])]
+          return new Set(all).size === all.length
+        }),
       'no value is listed twice in a family'
     )
   )

@@ -14,12 +14,26 @@
 const v = 'newrelic.timeslice.value'
 const part = (component: string) => `${v}['${component}']`
 
+/** Other metrics of the scope some inputs read, beside the requested metric (D-nrql EndUser table:
+ * `error_percentage` reads `EndUser/errors` over `Browser`). */
+export const otherMetrics = {
+  endUserErrors: 'EndUser/errors', // JavaScript errors (D-nrql)
+  pageViews: 'Browser', // page views (D-nrql)
+} as const
+
+/** `count` of one other metric: `filter()` needs a query without `FACET metricTimesliceName`, whose
+ * facet would hold only the requested metric's rows (src/resources/metrics/columns.ts). */
+const countOf = (input: keyof typeof otherMetrics) =>
+  `filter(count(${v}), WHERE metricTimesliceName = '${otherMetrics[input]}')`
+
 /** Aggregates that formulas read; sums over rows, as NRDB keeps timeslices (D-nrql). */
 export const nrqlInputs = {
   count: `count(${v})`, // Σ count: calls (Apdex: satisfied)
   total: `sum(${v})`, // Σ total (Apdex: tolerating)
   totalExclusive: `sum(${part('totalExclusive')})`, // Σ totalExclusive (Apdex: frustrated)
   sumOfSquares: `sum(${part('sumOfSquares')})`, // Σ of squared call durations (s²)
+  endUserErrors: countOf('endUserErrors'), // D-nrql `error_percentage`
+  pageViews: countOf('pageViews'), // D-nrql `error_percentage`
 } as const
 
 export type InputName = keyof typeof nrqlInputs
@@ -44,6 +58,9 @@ export const formulas = {
     const mean = i.total / i.count
     return Math.sqrt(Math.max(0, i.sumOfSquares / i.count - mean * mean)) * 1000
   },
+  /** EndUser `error_percentage` = 100 × JavaScript errors / page views of the slice. D-nrql writes
+   * the ratio; × 100 as its `fe_time_percentage` beside it (`100 * …`) [UNCONFIRMED]. */
+  errorPercentage: (i: Inputs) => (i.pageViews > 0 ? (100 * i.endUserErrors) / i.pageViews : null),
 } as const
 
 export type FormulaName = keyof typeof formulas
@@ -57,6 +74,7 @@ export const formulaNrql: Record<FormulaName, (input: (name: InputName) => strin
     `(${i('count')} + ${i('total')} / 2) / (${i('count')} + ${i('total')} + ${i('totalExclusive')})`,
   standardDeviationMs: (i) =>
     `pow(${i('sumOfSquares')} / ${i('count')} - pow(${i('total')} / ${i('count')}, 2), 0.5) * 1000`,
+  errorPercentage: (i) => `100 * ${i('endUserErrors')} / ${i('pageViews')}`,
 }
 
 export type ValueDefinition =
@@ -156,6 +174,8 @@ export const valueTypes = {
   total_dom_content_time: { nrql: ms(`sum(${v})`) }, // D-nrql
   total_app_time: { nrql: nrqlInputs.sumOfSquares }, // D-nrql; D-browser: seconds
   average_app_time: { nrql: `${nrqlInputs.sumOfSquares} / count(${v})` }, // D-nrql, s
+  // D-nrql: EndUser/errors over Browser, the same for every EndUser metric of the scope.
+  error_percentage: { inputs: ['endUserErrors', 'pageViews'], formula: 'errorPercentage' },
 
   // Mobile (D-nrql Mobile table).
   launch_count: { nrql: `count(${v})`, count: true }, // D-nrql

@@ -8,6 +8,7 @@ import {
   hostsDocument,
   insightsDocument,
   listApplicationsDocument,
+  servedBrowsersDocument,
   showApplicationDocument,
 } from '../src/resources/applications/documents'
 import {
@@ -44,6 +45,7 @@ import {
   listKeyTransactionsDocument,
   pageExtrasDocument,
   showKeyTransactionDocument,
+  showKeyTransactionWithLastDocument,
 } from '../src/resources/key-transactions/documents'
 import { searchCursorDocument } from '../src/entities/search-pages'
 import { keyCheckDocument } from '../src/upstream/key-check'
@@ -69,6 +71,7 @@ export const sentDocuments: Record<string, string> = {
   list3: listApplicationsDocument(3),
   insights1: insightsDocument(1),
   insights2: insightsDocument(2),
+  servedBrowsers: servedBrowsersDocument,
   show: showApplicationDocument,
   hosts: hostsDocument,
   nrql: nrqlDocument,
@@ -77,7 +80,9 @@ export const sentDocuments: Record<string, string> = {
   metricData1Known: metricDataDocument(1, 1),
   metricData3Known: metricDataDocument(3, 1),
   metricData3Known3: metricDataDocument(3, 3),
-  metricData1KnownMembers: metricDataDocument(1, 1, true),
+  metricData1KnownMembers: metricDataDocument(1, 1, { members: true }),
+  metricData1KnownOthers: metricDataDocument(1, 1, { others: true }),
+  metricData2OthersMembers: metricDataDocument(2, 1, { others: true, members: true }),
   metricNames: metricNamesDocument,
   listDeployments: listDeploymentsDocument,
   deploymentsPage: deploymentsPageDocument,
@@ -88,6 +93,7 @@ export const sentDocuments: Record<string, string> = {
   searchCursor: searchCursorDocument,
   listKeyTransactions: listKeyTransactionsDocument,
   showKeyTransaction: showKeyTransactionDocument,
+  showKeyTransactionWithLast: showKeyTransactionWithLastDocument,
   keyTransactionDetails: pageExtrasDocument(
     detailsPart(
       Array.from({ length: 30 }, (_, i) => `g${i}`),

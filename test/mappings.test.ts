@@ -50,6 +50,9 @@ describe('mappings tables', () => {
     expect(ValueTypesSchema.safeParse({ x: { inputs: ['count'], formula: 'nope' } }).success).toBe(
       false
     )
+    // One row holds a metric's own inputs or other metrics' (the `others` query), never both.
+    const mixed = { inputs: ['count', 'pageViews'], formula: 'errorPercentage' }
+    expect(ValueTypesSchema.safeParse({ x: mixed }).success).toBe(false)
     const [first, ...rest] = metricFamilies
     expect(FamiliesSchema.safeParse([{ ...first, values: ['not_a_value'] }, ...rest]).success).toBe(
       false
@@ -58,6 +61,8 @@ describe('mappings tables', () => {
     expect(FamiliesSchema.safeParse([{ ...first, values: ['s', 's'] }, ...rest]).success).toBe(
       false
     )
+    const askedTwice = { ...first, values: ['s'], onlyAsked: ['s'] }
+    expect(FamiliesSchema.safeParse([askedTwice, ...rest]).success).toBe(false)
     const rows = [...defaultGranularity]
     expect(
       GranularitySchema.safeParse([{ ...rows[0]!, fresh: 90 }, ...rows.slice(1)]).success
@@ -171,8 +176,9 @@ describe('metric families', () => {
 })
 
 describe('formulas', () => {
+  const none = { endUserErrors: 0, pageViews: 0 }
   it('computes the Apdex score and count from s, t, f', () => {
-    const i = { count: 80, total: 10, totalExclusive: 10, sumOfSquares: 0 }
+    const i = { count: 80, total: 10, totalExclusive: 10, sumOfSquares: 0, ...none }
     expect(formulas.apdexCount(i)).toBe(100)
     expect(formulas.apdexScore(i)).toBe(0.85)
     expect(formulas.apdexScore({ ...i, count: 0, total: 0, totalExclusive: 0 })).toBeNull()
@@ -180,7 +186,7 @@ describe('formulas', () => {
 
   it('computes the standard deviation of call durations in ms from sumOfSquares', () => {
     // Calls of 0.1 s, 0.2 s, 0.3 s: mean 0.2, population sd sqrt(2/3)/10 s.
-    const i = { count: 3, total: 0.6, totalExclusive: 0, sumOfSquares: 0.01 + 0.04 + 0.09 }
+    const i = { count: 3, total: 0.6, totalExclusive: 0, sumOfSquares: 0.01 + 0.04 + 0.09, ...none }
     expect(formulas.standardDeviationMs(i)).toBeCloseTo((Math.sqrt(2 / 3) / 10) * 1000, 9)
     expect(formulas.standardDeviationMs({ ...i, count: 0 })).toBeNull()
     // Rounding noise below zero variance gives 0, not NaN.
@@ -190,8 +196,16 @@ describe('formulas', () => {
         total: 0.2,
         totalExclusive: 0,
         sumOfSquares: 0.02 - 1e-18,
+        ...none,
       })
     ).toBe(0)
+  })
+
+  it('computes the EndUser error percentage from JavaScript errors over page views', () => {
+    // D-nrql EndUser table: EndUser/errors over Browser; in % as its fe_time_percentage.
+    const i = { count: 0, total: 0, totalExclusive: 0, sumOfSquares: 0, endUserErrors: 3 }
+    expect(formulas.errorPercentage({ ...i, pageViews: 120 })).toBe(2.5)
+    expect(formulas.errorPercentage({ ...i, pageViews: 0 })).toBeNull()
   })
 })
 

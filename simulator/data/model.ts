@@ -24,6 +24,8 @@ export type MetricKind =
   | 'queue'
   | 'endUser'
   | 'endUserApdex'
+  | 'endUserErrors'
+  | 'browser'
 
 export interface MetricSpec {
   readonly name: string
@@ -38,7 +40,8 @@ export interface MetricSpec {
   readonly meanSeconds: number
   /** Hash of the metric name (scoped copies share it, so they carry the unscoped values). */
   readonly key: number
-  /** false: one row per app and minute, on the app's first instance (EndUser, EndUser/Apdex). */
+  /** false: one row per app and minute, on the app's first instance (EndUser, EndUser/Apdex,
+   * EndUser/errors, Browser). */
   readonly perInstance: boolean
 }
 

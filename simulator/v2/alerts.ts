@@ -21,7 +21,7 @@ export const ALERTS_PAGE_SIZE = 200
 /** The v2 incident ID of an AI issue (ids.ts: FNV-1a of `incident`, 0, the issue UUID). */
 export const v2IncidentId = (issueId: string) => idsInOrder('incident', 0, [issueId]).get(issueId)!
 /** The v2 event ID of one event: `<source>/<event type>`, the source a violation's ID,
- * `issue/<UUID>` or a deployment's UUID. */
+ * `issue/<UUID>` or `deployment/<UUID>`. */
 export const v2EventId = (source: string, type: string) =>
   idsInOrder('event', 0, [`${source}/${type}`]).get(`${source}/${type}`)!
 
@@ -211,7 +211,7 @@ export function eventsOf(dataset: Dataset, accountId: number) {
   for (const d of dataset.deployments.all()) {
     const app = dataset.applicationByGuid(d.entityGuid)
     if (!app || app.accountId !== accountId) continue
-    add(d.deploymentId, 'DEPLOYMENT', d.timestamp, {
+    add(`deployment/${d.deploymentId}`, 'DEPLOYMENT', d.timestamp, {
       product: 'APM',
       entity_type: 'Application',
       entity_group_id: app.id,

@@ -9,6 +9,7 @@ import type { Hono } from 'hono'
 import type { Dataset } from '../data/dataset'
 import type { AlertSeverity, Application, Instance } from '../data/model'
 import { formatTime } from './apm-time'
+import { MINUTE } from '../data/apm/timeslices'
 import {
   appOf,
   hostById,
@@ -77,7 +78,7 @@ function applicationOut(dataset: Dataset, app: Application) {
     language: app.language,
     health_status: health(app),
     reporting: app.reporting,
-    ...(app.reporting ? { last_reported_at: formatTime(app.lastReportedAt) } : {}),
+    ...(app.reporting ? { last_reported_at: formatTime(reportedAt(app)) } : {}),
     ...(app.reporting ? summaries(summaryOf(dataset, { app }, 'application')) : {}),
     settings: {
       app_apdex_threshold: app.apdexT,
@@ -120,6 +121,11 @@ function instanceOut(dataset: Dataset, app: Application, inst: Instance) {
     links: { application: app.id, application_host: hostIds(app).get(inst.host)! },
   }
 }
+
+/** "The last time the application reported data" (v2 explorer applications.json): the agent sends a
+ * minute's timeslices when that minute ends, so the last row (`lastReportedAt`, the minute's start)
+ * was reported a minute after it begins. */
+export const reportedAt = (app: Application) => app.lastReportedAt + MINUTE
 
 const byName = (a: Application, b: Application) =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id

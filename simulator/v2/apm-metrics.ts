@@ -9,7 +9,17 @@
  */
 import type { Hono } from 'hono'
 import type { Dataset } from '../data/dataset'
-import { add, emptySums, merge, listedValues, valuesOf, type Sums } from './apm-values'
+import {
+  add,
+  emptySums,
+  merge,
+  listedValues,
+  OTHER_METRICS,
+  readsOthers,
+  valuesOf,
+  type Others,
+  type Sums,
+} from './apm-values'
 import { formatTime, gridOf } from './apm-time'
 import { namesOf, scopeOf, type Scope } from './apm-scope'
 import { answer, error, first, flag, listOf, page, params, type C, type Env } from './respond'
@@ -71,6 +81,17 @@ async function metricData(dataset: Dataset, c: C) {
   const summarize = flag(p, 'summarize')
   const known = new Set(namesOf(scope))
   const found = [...new Set(names)].filter((n) => known.has(n))
+  // The scope's EndUser/errors and Browser counts per slice, for EndUser error_percentage.
+  const other = found.some(readsOthers)
+    ? ([
+        slices(dataset, scope, OTHER_METRICS.endUserErrors, grid.starts, grid.step),
+        slices(dataset, scope, OTHER_METRICS.pageViews, grid.starts, grid.step),
+      ] as const)
+    : undefined
+  const othersOf = (errors: Sums | undefined, views: Sums | undefined): Others => ({
+    endUserErrors: errors?.count ?? 0,
+    pageViews: views?.count ?? 0,
+  })
   const metrics = found.map((name) => {
     const sums = slices(dataset, scope, name, grid.starts, grid.step)
     const minutes = grid.step / 60_000
@@ -79,13 +100,27 @@ async function metricData(dataset: Dataset, c: C) {
           {
             from: formatTime(grid.starts[0]!),
             to: formatTime(grid.starts[0]! + grid.starts.length * grid.step),
-            values: valuesOf(name, total(sums), minutes * grid.starts.length, asked, raw),
+            values: valuesOf(
+              name,
+              total(sums),
+              minutes * grid.starts.length,
+              asked,
+              raw,
+              othersOf(other && total(other[0]), other && total(other[1]))
+            ),
           },
         ]
       : grid.starts.map((start, i) => ({
           from: formatTime(start),
           to: formatTime(start + grid.step),
-          values: valuesOf(name, sums[i]!, minutes, asked, raw),
+          values: valuesOf(
+            name,
+            sums[i]!,
+            minutes,
+            asked,
+            raw,
+            othersOf(other?.[0][i], other?.[1][i])
+          ),
         }))
     return { name, timeslices }
   })

@@ -3,9 +3,10 @@
  * minutes ("The time range for summary data is the last 3-4 minutes", v2 explorer notes; the
  * simulator's recent window, data/apm/summary.ts, so its NerdGraph and its v2 look at the same
  * minutes): response time in ms over all transactions (HttpDispatcher and OtherTransaction/all),
- * throughput in calls per minute, error rate in % of calls (Errors/all), Apdex (s + t/2) / (s + t + f),
- * the hosts and instances that reported; end-user figures from EndUser (seconds) and EndUser/Apdex.
- * Source tags (D-…, TONS, AMB) as docs/sources.md lists them.
+ * throughput in calls per minute, error rate in % of calls (Errors/all), Apdex
+ * (s + t/2) / (s + t + f) with two decimals, the hosts and instances that reported; end-user figures
+ * from EndUser (seconds) and EndUser/Apdex. Source tags (D-…, TONS, AMB) as docs/sources.md lists
+ * them.
  */
 import type { Dataset } from '../data/dataset'
 import { SUMMARY_MINUTES } from '../data/apm/summary'
@@ -29,11 +30,23 @@ export interface Summary {
   endUser?: Record<string, number>
 }
 
+/** Memory comes from every agent (New Relic docs "Query APM metric timeslice data with NRQL"), busy
+ * or idle: an instance that served nothing in the window still reported (as `recentMembers`). */
+const PRESENCE = 'Memory/Physical'
+
 const per = (a: number, b: number) => (b > 0 ? a / b : 0)
 const r = (v: number) => round(v, false)
+/** Apdex scores have two decimals in recorded v2 answers, not the three significant digits of other
+ * values (`throughput: 3.67`, `error_rate: 0.02` beside them): `0.78` (newrelic/newrelic-client-go
+ * pkg/apm/applications_test.go), `0.87`, `0.95` (ContaAzul/newrelic_exporter
+ * newrelic/testdata/key_transactions.json). */
+const r2 = (v: number) => Math.round(v * 100) / 100
 
 /** `level` decides the fields: an application has apdex_target and host_count; hosts and
- * instances do not (v2 explorer AppSummaryDataResponse, EndUserSummaryDataResponse). */
+ * instances do not (v2 explorer AppSummaryDataResponse, EndUserSummaryDataResponse). The counts are
+ * of the hosts and instances that reported in the window, busy or idle: newrelic-client-go's
+ * fixture (pkg/apm applications_test.go) counts 15 instances for an application serving 1 call a
+ * minute. */
 export function summaryOf(
   dataset: Dataset,
   scope: Scope,
@@ -44,7 +57,8 @@ export function summaryOf(
   const sums = Object.fromEntries(NAMES.map((n) => [n, emptySums()]))
   const hosts = new Set<string>()
   const instances = new Set<string>()
-  for (const name of NAMES) {
+  let served = false
+  for (const name of [...NAMES, PRESENCE]) {
     const rows = dataset.timeslices({
       appId: app.id,
       name,
@@ -54,18 +68,24 @@ export function summaryOf(
       to: end,
     })
     for (const row of rows) {
-      add(sums[name]!, row.value)
+      if (name !== PRESENCE) {
+        add(sums[name]!, row.value)
+        served = true
+      }
       hosts.add(row.host)
       instances.add(`${row.host}\u0000${row.instanceName}`)
     }
   }
-  if (hosts.size === 0) return {}
+  // A reporting application keeps its summary, zeros when idle (PGN and HUBOT fixtures leave it out
+  // for apps that do not report; BKS drops apps without one as not reporting); a host or instance
+  // has one only with transactions in the window.
+  if (hosts.size === 0 || (!served && level === 'member')) return {}
   const web = sums['HttpDispatcher']!
   const other = sums['OtherTransaction/all']!
   const apdex = sums['Apdex']!
   const calls = web.count + other.count
   const score = (s: typeof apdex) =>
-    r(per(s.count + s.total / 2, s.count + s.total + s.totalExclusive))
+    r2(per(s.count + s.total / 2, s.count + s.total + s.totalExclusive))
   const application: Record<string, number> = {
     response_time: r(per(web.total + other.total, calls) * 1000),
     throughput: r(calls / SUMMARY_MINUTES),

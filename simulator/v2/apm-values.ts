@@ -52,9 +52,19 @@ export function merge(a: Sums, b: Sums): void {
   a.rows = rows + b.rows
 }
 
+/** Σ count of the scope's other metrics some values read, over the same slice (D-nrql EndUser
+ * table: `error_percentage` is EndUser/errors over Browser). */
+export interface Others {
+  endUserErrors: number
+  pageViews: number
+}
+
+/** The metrics `Others` sums, by field. */
+export const OTHER_METRICS = { endUserErrors: 'EndUser/errors', pageViews: 'Browser' } as const
+
 /** One value of a slice of `minutes` minutes. Empty slices answer 0 (D-extract: metrics no longer
  * collected "will return a zero value"). */
-type Def = (s: Sums, minutes: number) => number
+type Def = (s: Sums, minutes: number, o: Others) => number
 const per = (a: number, b: number) => (b > 0 ? a / b : 0)
 const avgMs: Def = (s) => per(s.total, s.count) * 1000
 const perMinute: Def = (s, m) => per(s.count, m)
@@ -117,6 +127,9 @@ const endUser: Record<string, Def> = {
   total_dom_content_time: (s) => s.total * 1000,
   total_app_time: (s) => s.sumOfSquares,
   average_app_time: (s) => per(s.sumOfSquares, s.count),
+  // JavaScript errors per 100 page views of the slice, whichever EndUser metric is asked (D-nrql).
+  error_percentage: (_s, _m, o) => 100 * per(o.endUserErrors, o.pageViews),
+  // D-browser's page throughput example asks it; D-nrql's EndUser table does not list it.
   requests_per_minute: perMinute,
 }
 
@@ -125,7 +138,9 @@ interface Family {
   match: (name: string) => boolean
   /** Every value in v2's order. */
   values: Record<string, Def>
-  /** Values metric names lists (data answers may hold more). */
+  /** Values answered when none are asked (default: all), and listed by metric names. */
+  defaults?: readonly string[]
+  /** Values metric names lists (data answers may hold more; default: `defaults`). */
   listed?: readonly string[]
 }
 
@@ -139,7 +154,11 @@ const families: readonly Family[] = [
   { match: is(['Errors/all'], ['Errors/']), values: errors },
   { match: is(['CPU/User Time']), values: cpuTime },
   { match: is([], ['Memory/']), values: memory },
-  { match: is(['EndUser', 'EndUser/RB'], ['EndUser/']), values: endUser },
+  {
+    match: is(['EndUser', 'EndUser/RB'], ['EndUser/']),
+    values: endUser,
+    defaults: Object.keys(endUser).filter((v) => v !== 'requests_per_minute'),
+  },
   {
     match: () => true,
     values: timeslice,
@@ -153,8 +172,11 @@ const familyOf = (name: string) => families.find((f) => f.match(name))!
 /** The value names metric names shows for `name`. */
 export const listedValues = (name: string): string[] => {
   const f = familyOf(name)
-  return [...(f.listed ?? Object.keys(f.values))]
+  return [...(f.listed ?? f.defaults ?? Object.keys(f.values))]
 }
+
+/** Whether some value of `name`'s family reads other metrics (`Others`). */
+export const readsOthers = (name: string): boolean => 'error_percentage' in familyOf(name).values
 
 /** Values that are counts: exact, never rounded (D-extract, TONS samples). */
 const COUNTS = new Set(['call_count', 'error_count', 's', 't', 'f', 'count'])
@@ -164,20 +186,24 @@ export const round = (v: number, raw: boolean) =>
   raw || !Number.isFinite(v) || v === 0 ? (Number.isFinite(v) ? v : 0) : Number(v.toPrecision(3))
 
 /** The `values` object of one slice: the asked values that apply to the metric, in v2's order
- * (inapplicable ones are left out, D-names); all of them when none were asked. */
+ * (inapplicable ones are left out, D-names); the family's defaults when none were asked. */
 export function valuesOf(
   name: string,
   s: Sums,
   minutes: number,
   asked: readonly string[],
-  raw: boolean
+  raw: boolean,
+  others: Others = { endUserErrors: 0, pageViews: 0 }
 ): Record<string, number> {
-  const defs = familyOf(name).values
+  const family = familyOf(name)
+  const defs = family.values
   const keys =
-    asked.length === 0 ? Object.keys(defs) : Object.keys(defs).filter((k) => asked.includes(k))
+    asked.length === 0
+      ? (family.defaults ?? Object.keys(defs))
+      : Object.keys(defs).filter((k) => asked.includes(k))
   return Object.fromEntries(
     keys.map((k) => {
-      const v = defs[k]!(s, minutes)
+      const v = defs[k]!(s, minutes, others)
       return [k, COUNTS.has(k) ? v : round(v, raw)]
     })
   )

@@ -13,6 +13,7 @@ import { MINUTE } from '../data/apm/timeslices'
 import { OWNER_USER_ID, type KeyTransaction, type MobileApp } from '../data/resources/catalog'
 import { loaderScript, mobileSummary } from '../data/resources/entities'
 import { mobileMinute } from '../data/resources/rows'
+import { reportedAt } from './apm-apps'
 import { mobileMetricRoutes } from './mobile-metrics'
 import { answer, error, first, listOf, page, params, type Body, type C, type Env } from './respond'
 
@@ -102,7 +103,9 @@ const KT_MINUTES = 10
 /** One key transaction, keys in the order of the client-go fixture: summaries over the last 10
  * complete minutes of its own rows (server response time in ms, page load time in seconds as the
  * applications' `end_user_summary`, calls or page loads per minute, error percentage);
- * `end_user_summary` only with browser data (a browser-monitored parent with page loads); a
+ * `end_user_summary` only with browser data (a browser-monitored parent with page loads);
+ * `last_reported_at` is the application's, whose agent reports the transaction (v2 kept no data of
+ * a key transaction's own, only the parent transaction's: docs "Summary data examples (v2)"); a
  * transaction that does not report omits `last_reported_at` and both summaries. */
 export function keyTransactionOut(dataset: Dataset, kt: KeyTransaction): Body {
   const app: Application = dataset.application(kt.app.id) ?? kt.app
@@ -116,7 +119,7 @@ export function keyTransactionOut(dataset: Dataset, kt: KeyTransaction): Body {
   }
   if (reporting) {
     const x = ktSums(dataset, kt, KT_MINUTES)
-    out['last_reported_at'] = v2Time(app.lastReportedAt)
+    out['last_reported_at'] = v2Time(reportedAt(app)) // the application's (apm-apps.ts)
     out['application_summary'] = {
       response_time: sig3(x.calls > 0 ? (x.time / x.calls) * 1000 : 0),
       throughput: sig3(x.calls / KT_MINUTES),
@@ -261,8 +264,13 @@ export function resourceRoutes(app: Hono<Env>, dataset: Dataset): void {
     const { items: shown, headers } = page(c, p, items, PAGE_SIZE)
     return answer(c, { [key]: shown, ...extra }, 200, headers)
   }
+  /** By name, then id: v2 defines no order (New Relic docs "Pagination for API output": do not
+   * rely on one), so the pages follow the stand-in's applications list (apm-apps.ts `byName`),
+   * which is also the order NerdGraph's entity search pages in. */
   const kts = (c: C) =>
-    dataset.resources.keyTransactions.filter((kt) => kt.accountId === account(c)).sort(byId)
+    dataset.resources.keyTransactions
+      .filter((kt) => kt.accountId === account(c))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id))
 
   app.on(['GET', 'POST'], '/key_transactions', async (c) => {
     const p = await params(c)

@@ -1,8 +1,8 @@
 /**
  * @module entities/accounts
- * The accounts a key sees (schema `Actor.accounts`), cached per key, and the one account a call acts
- * on when it needs one (`singleAccount`): v2 acted for the account the key was created in, which
- * NerdGraph tells through the user's key search.
+ * The accounts a key sees (schema `Actor.accounts`), cached per key, the one account a call acts
+ * on when it needs one (`singleAccount`) and the account a list reads (`listAccount`): v2 acted for
+ * the account the key was created in, which NerdGraph tells through the user's key search.
  */
 import { gql } from 'graphql-request'
 import type { Context } from 'hono'
@@ -144,3 +144,13 @@ async function onlyAccount(c: Context<Env>): Promise<number> {
 
 /** The account a create acts on (src/entities/accounts.ts `singleAccount`). */
 export const writeAccount = singleAccount
+
+/**
+ * The account a list reads (applications, browser and mobile applications, key transactions): the
+ * pinned account, else the account the user key was created in, as a v2 REST key listed its own
+ * account; undefined only when NerdGraph cannot tell, and then the list reads every account the
+ * key sees.
+ */
+export async function listAccount(c: Context<Env>): Promise<number | undefined> {
+  return pinnedAccount(c) ?? (await ownAccount(c))
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { incidentId } from '../../src/resources/alerts/ids'
 import { addIssues, alertsHarness } from './helpers'
+import { apmGuid } from '../../simulator'
 
 const now = Date.parse('2026-11-20T12:00:30.000Z')
 beforeAll(() => void vi.useFakeTimers({ toFake: ['Date'], now }))
@@ -62,6 +63,7 @@ describe('GET /v2/alerts_violations', () => {
     expect(h.sent[2]!.variables['filter']).toEqual({ states: ['CREATED'] })
     expect(h.sent[15]!.variables['filter']).toEqual({
       conditionIds: [7101101, 7101102, 7101201, 7101301],
+      entityGuids: expect.arrayContaining([apmGuid(1000001, 9045822)]),
     })
   })
 
@@ -133,20 +135,27 @@ describe('GET /v2/alerts_events', () => {
       recent_events: Record<string, unknown>[]
     }
     const issue = h.alerts.issues.find((i) => i.incidentIds.includes('31000036'))!
-    expect(events[0]).toEqual({
-      id: expect.any(Number),
-      event_type: 'VIOLATION_OPEN',
+    // The newest issue opens with its violation, both at its createdAt: INCIDENT_OPEN and
+    // VIOLATION_OPEN, described "<policy> (<entity> violated <condition>)" as client-go's recorded
+    // event "Some Alert Policy (Your Application Name violated Goroutines min count)"
+    // (newrelic-client-go pkg/alerts events_test.go).
+    const opened = {
       product: 'APM',
       entity_type: 'Application',
       entity_group_id: 9045893,
       entity_id: 9045893,
       priority: 'warning',
-      description: "Billing Portal (Billing queue time on 'Billing Portal (dotnet)')",
+      description: 'Billing Portal (Billing Portal (dotnet) violated Billing queue time)',
       timestamp: now - 30_000 - 2 * 3_600_000,
       incident_id: incidentId(issue.issueId),
-    })
-    const stamps = events.map((e) => e['timestamp'] as number)
-    expect(stamps).toEqual([...stamps].sort((a, b) => b - a))
+    }
+    expect(events.slice(0, 2)).toEqual([
+      { id: expect.any(Number), event_type: 'INCIDENT_OPEN', ...opened },
+      { id: expect.any(Number), event_type: 'VIOLATION_OPEN', ...opened },
+    ])
+    // Newest first, then by ID (the order every page follows, so pages never overlap).
+    const order = events.map((e) => [e['timestamp'] as number, e['id'] as number])
+    expect(order).toEqual([...order].sort((a, b) => b[0]! - a[0]! || b[1]! - a[1]!))
     expect(new Set(events.map((e) => e['entity_id']))).toEqual(new Set([9045893]))
     expect(events.some((e) => e['event_type'] === 'VIOLATION_CLOSE')).toBe(true)
   })

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ApmApplication } from '../../src/resources/applications/documents'
 import { toV2Application } from '../../src/resources/applications/reshape'
+import { servedByAccount, servedSearchQuery } from '../../src/resources/applications/members'
 import { harness } from '../helpers/harness'
 
 const web: ApmApplication = {
@@ -57,5 +58,45 @@ describe('application records (issue 23, item 21)', () => {
       'servers',
       'application_hosts',
     ])
+  })
+})
+
+describe('application settings without browser data', () => {
+  // v2 explorer applications.json AppSettingsResponse: `enable_real_user_monitoring` "Whether end
+  // user monitoring is enabled", `end_user_apdex_threshold` "End user Apdex threshold": settings,
+  // which the gray app of the contract's §2.1 example keeps (`enable_real_user_monitoring: true`).
+  const stopped: ApmApplication = { ...web, reporting: false, apmSummary: null }
+  const settings = (e: ApmApplication, served?: { apdexT: number | undefined }) =>
+    toV2Application(e, undefined, undefined, served)['settings']
+
+  it('takes them from the browser application a non-reporting application serves', () => {
+    expect(settings(stopped, { apdexT: 5 })).toMatchObject({
+      enable_real_user_monitoring: true,
+      end_user_apdex_threshold: 5,
+    })
+    expect(settings(stopped)).toMatchObject({
+      enable_real_user_monitoring: false,
+      end_user_apdex_threshold: 7,
+    })
+  })
+
+  it('keeps browser data as the sign of RUM for a reporting application (a PUT may turn it off)', () => {
+    expect(settings(web, { apdexT: 5 })).toMatchObject({
+      enable_real_user_monitoring: false,
+      end_user_apdex_threshold: 5,
+    })
+  })
+
+  it('finds the browser applications that do not report, per account and application served', () => {
+    expect(servedSearchQuery([1, 2])).toBe(
+      "domain = 'BROWSER' AND type = 'APPLICATION' AND accountId IN ('1', '2') AND reporting = 'false'"
+    )
+    const served = servedByAccount([
+      { accountId: 1, servingApmApplicationId: 7, settings: { apdexTarget: 5 } },
+      { accountId: 1, servingApmApplicationId: null, settings: { apdexTarget: 3 } }, // a Lite app
+      { accountId: 2, servingApmApplicationId: 8, settings: null },
+    ])
+    expect([...served.get(1)!]).toEqual([[7, { apdexT: 5 }]])
+    expect([...served.get(2)!]).toEqual([[8, { apdexT: undefined }]])
   })
 })

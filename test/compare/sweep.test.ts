@@ -53,11 +53,18 @@ async function sweepUrls(list: (path: string) => Promise<Lists>): Promise<string
       urls.push(
         `${base}/metrics/data?names[]=WebTransaction&values[]=average_response_time&values[]=call_count${r}`
       )
+      // EndUser: its default values (error_percentage from EndUser/errors over Browser, D-nrql) and
+      // requests_per_minute, answered only when asked (D-browser page throughput example).
+      urls.push(`${base}/metrics/data?names[]=EndUser&names[]=EndUser/Apdex${r}`)
+      urls.push(
+        `${base}/metrics/data?names[]=EndUser&values[]=error_percentage&values[]=requests_per_minute${r}`
+      )
     }
     const hosts = (await list(`${base}/hosts`)).application_hosts ?? []
     for (const host of hosts.slice(0, 2)) {
       const h = `${base}/hosts/${host['id']}`
       urls.push(h, `${h}/metrics`, `${h}/metrics/data?names[]=HttpDispatcher${ranges[1]}`)
+      urls.push(`${h}/metrics/data?names[]=EndUser&values[]=error_percentage${ranges[3]}`)
     }
     const instances = (await list(`${base}/instances`)).application_instances ?? []
     for (const instance of instances.slice(0, 2)) {

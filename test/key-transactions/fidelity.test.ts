@@ -94,4 +94,32 @@ describe('key transaction last_reported_at', () => {
     }
     expect(show.key_transaction.last_reported_at).toBe(one.last_reported_at)
   })
+
+  it('is the time its application last reported, busy or quiet, on the list and the show', async () => {
+    // v2 kept no timeslices of a key transaction's own, only its parent transaction's (New Relic
+    // docs "Summary data examples (v2)"; contract v2-rest-api §2.9): its application's agent
+    // reports it, so its last_reported_at is the application's.
+    const h = harness()
+    const records = (await all(h)).filter((k) => k.reporting)
+    const byApp = new Map<number, string | undefined>()
+    let url: string | undefined = 'https://v2bridge.test/v2/applications.json'
+    while (url) {
+      const res = await h.get(url)
+      const body = (await res.json()) as {
+        applications: { id: number; last_reported_at?: string }[]
+      }
+      for (const a of body.applications) byApp.set(a.id, a.last_reported_at)
+      url = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1]
+    }
+    for (const k of records) {
+      const app = h.dataset.resources.keyTransactions.find((x) => x.id === k.id)!.app.id
+      expect(byApp.get(app), String(k.id)).toMatch(/\+00:00$/)
+      expect(k.last_reported_at, String(k.id)).toBe(byApp.get(app))
+    }
+    const one = records.at(-1)!
+    const show = (await (await h.get(`/v2/key_transactions/${one.id}.json`)).json()) as {
+      key_transaction: KeyTransaction
+    }
+    expect(show.key_transaction.last_reported_at).toBe(one.last_reported_at)
+  })
 })

@@ -334,9 +334,10 @@ describe('GET /applications/:id/metrics/data', () => {
         const body = await metricData(get, `${base}?${query}&${window()}`)
         expect(body.metrics_found).toEqual(names)
       })
-      // A data query per family and the known-names query (the names cache is cold), in one request.
+      // A data query per family, the known-names query (the names cache is cold) and EndUser
+      // error_percentage's query of EndUser/errors and Browser, in one request.
       expect(familiesOf(names)).toBeGreaterThan(3)
-      expect(spent).toMatchObject({ requests: 1, nrql: familiesOf(names) + 1 })
+      expect(spent).toMatchObject({ requests: 1, nrql: familiesOf(names) + 2 })
       const data = spent.queries.filter((q) => q.includes('FACET metricTimesliceName'))
       expect(data).toHaveLength(familiesOf(names))
     })

@@ -7,13 +7,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import { metricFamilies } from '../../mappings/metric-families'
-import { valueTypes } from '../../mappings/value-types'
+import { otherMetrics, valueTypes } from '../../mappings/value-types'
 import { planMetricData, type MetricScope } from '../../src/resources/metrics/plan'
 import { toV2MetricData } from '../../src/resources/metrics/reshape'
 import type { MetricDataData } from '../../src/resources/metrics/documents'
 import { runNrql, type MetricRow } from '../../simulator'
 import { resolveTimeRange, slicesOf } from '../../src/core/time-range'
-import { close, expectedValues, type RawRow } from './reference'
+import { close, expectedValues, type OtherRows, type RawRow } from './reference'
 
 const minute = 60_000
 const now = Date.UTC(2026, 0, 15, 12, 0, 0)
@@ -53,7 +53,8 @@ function syntheticRows(): MetricRow[] {
     ['h3.example.com', 'h3:8080'],
   ] as const
   const rows: MetricRow[] = []
-  for (const names of Object.values(namesByFamily)) {
+  // The metrics EndUser error_percentage reads (D-nrql EndUser table) have rows too, unrequested.
+  for (const names of [...Object.values(namesByFamily), Object.values(otherMetrics)]) {
     for (const name of names) {
       for (const [host, instanceName] of instances) {
         for (let t = now - 5 * 60 * minute; t < now; t += minute) {
@@ -121,6 +122,7 @@ function run(
   const account = Object.fromEntries(
     plan.nrql.map((q, i) => [`q${i}`, runNrql(q, { accountId, store, now })])
   )
+  if (plan.othersNrql) account['others'] = runNrql(plan.othersNrql, { accountId, store, now })
   const body = toV2MetricData(plan, { actor: { account } } as MetricDataData)
   return { body: body['metric_data'] as MetricData, range }
 }
@@ -165,12 +167,17 @@ describe('value fidelity over the NRQL engine, every family', () => {
         const { body, range } = run(scope, names, time)
         expect(body.metrics_found).toEqual(names)
         const slices = slicesOf(range)
+        const errors = rawRows(otherMetrics.endUserErrors, scope)
+        const views = rawRows(otherMetrics.pageViews, scope)
         let compared = 0
         for (const family of metricFamilies) {
           for (const name of namesByFamily[family.family]!) {
             const metric = body.metrics.find((m) => m.name === name)!
             // Asked for every value type: the family's own, in request order.
-            const own = new Set<string>(family.values)
+            const own = new Set<string>([
+              ...family.values,
+              ...('onlyAsked' in family ? family.onlyAsked : []),
+            ])
             expect(Object.keys(metric.timeslices[0]!.values)).toEqual(
               everyValue.filter((v) => own.has(v))
             )
@@ -178,13 +185,19 @@ describe('value fidelity over the NRQL engine, every family', () => {
             metric.timeslices.forEach((ts, i) => {
               const slice = slices[i]!
               expect(ts.from).toBe(new Date(slice.from).toISOString().replace('.000Z', '+00:00'))
-              const inSlice = all.filter((r) => r.timestamp >= slice.from && r.timestamp < slice.to)
+              const within = (rows: RawRow[]) =>
+                rows.filter((r) => r.timestamp >= slice.from && r.timestamp < slice.to)
               const seconds = (slice.to - slice.from) / 1000
+              const others: OtherRows | undefined =
+                family.family === 'endUser'
+                  ? { endUserErrors: within(errors), pageViews: within(views) }
+                  : undefined
               const expected = expectedValues(
                 family.family,
                 Object.keys(ts.values),
-                inSlice,
-                seconds
+                within(all),
+                seconds,
+                others
               )
               for (const [value, want] of Object.entries(expected)) {
                 const got = ts.values[value]!

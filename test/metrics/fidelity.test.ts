@@ -5,7 +5,7 @@
  * computed from the raw rows of /_sim/timeslices (test/metrics/reference.ts), not through NRQL.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { valueTypes } from '../../mappings/value-types'
+import { otherMetrics, valueTypes } from '../../mappings/value-types'
 import { familyOf } from '../../src/resources/metrics/families'
 import { harness } from '../helpers/harness'
 import {
@@ -20,7 +20,7 @@ import {
   minutesAgo,
   type V2MetricData,
 } from './helpers'
-import { close, expectedValues } from './reference'
+import { close, expectedValues, type OtherRows } from './reference'
 
 const appId = 9045822
 const { get, sim, dataset } = harness()
@@ -97,27 +97,35 @@ async function compare(
 ) {
   expect(body.metrics_found).toEqual(names)
   let compared = 0
-  for (const metric of body.metrics) {
-    const family = familyOf(metric.name).family
-    const all = await groundTruth(sim, {
+  const truth = (name: string) =>
+    groundTruth(sim, {
       appId,
-      name: metric.name,
+      name,
       from: slices[0]!.from,
       to: slices.at(-1)!.to,
       ...(scope.host ? { host: scope.host } : {}),
       ...(scope.instanceName ? { instanceName: scope.instanceName } : {}),
     })
+  // EndUser error_percentage reads EndUser/errors over Browser (D-nrql EndUser table).
+  const errors = await truth(otherMetrics.endUserErrors)
+  const views = await truth(otherMetrics.pageViews)
+  for (const metric of body.metrics) {
+    const family = familyOf(metric.name).family
+    const all = await truth(metric.name)
     expect(metric.timeslices.map((t) => [t.from, t.to])).toEqual(
       slices.map((s) => [iso(s.from), iso(s.to)])
     )
     metric.timeslices.forEach((ts, i) => {
       const slice = slices[i]!
-      const rows = all.filter((r) => r.timestamp >= slice.from && r.timestamp < slice.to)
+      const within = <T extends { timestamp: number }>(rows: T[]) =>
+        rows.filter((r) => r.timestamp >= slice.from && r.timestamp < slice.to)
+      const others: OtherRows = { endUserErrors: within(errors), pageViews: within(views) }
       const want = expectedValues(
         family,
         Object.keys(ts.values),
-        rows,
-        (slice.to - slice.from) / 1000
+        within(all),
+        (slice.to - slice.from) / 1000,
+        others
       )
       for (const [value, expected] of Object.entries(want)) {
         const got = ts.values[value]!
@@ -144,8 +152,9 @@ describe('fidelity of every value type against /_sim/timeslices', () => {
           `&${everyValue}&raw=true&summarize=${q.summarize}&from=${iso(q.from)}&to=${iso(q.to)}`
         let body: V2MetricData | undefined
         const spent = await cost(sim, async () => (body = await metricData(get, path)))
-        // A data query per family and the known-names query, all in one request.
-        expect(spent).toMatchObject({ requests: 1, nrql: familiesOf(names) + 1 })
+        // A data query per family, the known-names query and EndUser error_percentage's query of
+        // EndUser/errors and Browser, all in one request.
+        expect(spent).toMatchObject({ requests: 1, nrql: familiesOf(names) + 2 })
         expect(await compare(body!, w.slices(q), scope)).toBeGreaterThan(names.length * 5)
       })
     }

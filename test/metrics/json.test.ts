@@ -45,18 +45,33 @@ function reference(plan: MetricDataPlan, data: MetricDataData) {
   const isFound = (name: string) => rowsByName.has(name) || known.has(name)
   const found = plan.metrics.filter((m) => isFound(m.name))
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null)
+  const others: (Row | undefined)[] = []
+  for (const row of data.actor.account?.['others']?.results ?? []) {
+    const begin = row['beginTimeSeconds']
+    const index =
+      summarize || typeof begin !== 'number' ? 0 : Math.round((begin * 1000 - start) / sliceMs)
+    if (index >= 0) others[index] = row
+  }
   const read = (r: ValueRead, row: Row): number | null => {
     if ('alias' in r)
       return (r.scale ?? []).reduce<number | null>((n, f) => n && n * f, num(row[r.alias]))
-    const inputs: Inputs = { count: 0, total: 0, totalExclusive: 0, sumOfSquares: 0 }
+    const inputs: Inputs = {
+      count: 0,
+      total: 0,
+      totalExclusive: 0,
+      sumOfSquares: 0,
+      endUserErrors: 0,
+      pageViews: 0,
+    }
     for (const [input, alias] of Object.entries(r.inputs))
       inputs[input as keyof Inputs] = num(row[alias]) ?? 0
     return formulas[r.formula](inputs)
   }
-  const values = (reads: ValueRead[], row: Row | undefined) => {
+  const values = (reads: ValueRead[], own: Row | undefined, i: number) => {
     const out: Record<string, number> = {}
     for (const r of reads) {
       const exact = plan.raw || r.count
+      const row = 'others' in r && r.others ? others[i] : own
       out[r.value] = row === undefined ? 0 : exact ? (read(r, row) ?? 0) : round3(read(r, row) ?? 0)
     }
     return out
@@ -71,7 +86,7 @@ function reference(plan: MetricDataPlan, data: MetricDataData) {
         name: m.name,
         timeslices: slices.map((s, i) => ({
           ...s,
-          values: values(m.values, rowsByName.get(m.name)?.[i]),
+          values: values(m.values, rowsByName.get(m.name)?.[i], i),
         })),
       })),
     },
@@ -96,6 +111,8 @@ const valuePool = [
   'used_bytes_by_host',
   'percent',
   'error_count',
+  'error_percentage',
+  'requests_per_minute',
   'no_such_value',
 ]
 /** Numbers a NerdGraph row may carry, and what else a column may hold. */
@@ -163,6 +180,11 @@ function callOf(c: Call) {
   )
   if (plan.knownNrql.length)
     account['k0'] = { results: [{ names: c.names.filter((_, i) => i % 2) }] }
+  // The `others` query has no facet: its rows carry only the slice and the input columns.
+  if (plan.othersNrql !== null)
+    account['others'] = {
+      results: rows.map(({ facet, metricTimesliceName, ...row }) => row),
+    }
   return { plan, data: { actor: { account } } }
 }
 

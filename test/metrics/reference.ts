@@ -16,6 +16,13 @@ export interface RawRow {
   sumOfSquares: number
 }
 
+/** The slice's rows of the other metrics EndUser `error_percentage` reads (D-nrql EndUser table:
+ * `EndUser/errors` over `Browser`). */
+export interface OtherRows {
+  endUserErrors: RawRow[]
+  pageViews: RawRow[]
+}
+
 /** What the v2 definitions need from the rows of one slice of `seconds` seconds. */
 interface Slice {
   rows: RawRow[]
@@ -26,9 +33,14 @@ interface Slice {
   squares: number
   min: number
   max: number
+  /** Σ count of EndUser/errors and of Browser in the slice. */
+  errors: number
+  views: number
 }
 
-function slice(rows: RawRow[], seconds: number): Slice {
+const countOf = (rows: RawRow[]) => rows.reduce((a, r) => a + r.count, 0)
+
+function slice(rows: RawRow[], seconds: number, others: OtherRows | undefined): Slice {
   const sum = (f: (r: RawRow) => number) => rows.reduce((a, r) => a + f(r), 0)
   return {
     rows,
@@ -39,8 +51,13 @@ function slice(rows: RawRow[], seconds: number): Slice {
     squares: sum((r) => r.sumOfSquares),
     min: Math.min(...rows.map((r) => r.min)),
     max: Math.max(...rows.map((r) => r.max)),
+    errors: countOf(others?.endUserErrors ?? []),
+    views: countOf(others?.pageViews ?? []),
   }
 }
+
+/** Values read from other metrics only: answered whether or not the metric has rows in the slice. */
+const ofOtherMetrics = new Set(['error_percentage'])
 
 const perMinute = (x: number, s: Slice) => x / (s.seconds / 60)
 const per = (x: number, n: number) => (n > 0 ? x / n : 0)
@@ -151,6 +168,8 @@ export const reference: Record<string, Record<string, (s: Slice) => number>> = {
     total_dom_content_time: (s) => s.total * 1000,
     total_app_time: (s) => s.squares,
     average_app_time: (s) => per(s.squares, s.n),
+    // JavaScript errors per 100 page views (D-nrql EndUser table, in % as its fe_time_percentage).
+    error_percentage: (s) => 100 * per(s.errors, s.views),
     requests_per_minute: (s) => perMinute(s.n, s),
   },
   mobile: {
@@ -161,21 +180,24 @@ export const reference: Record<string, Record<string, (s: Slice) => number>> = {
   },
 }
 
-/** Expected v2 values of one slice for `values` of a family; a slice without rows is all zeros. */
+/** Expected v2 values of one slice for `values` of a family; a slice without rows is all zeros but
+ * for values of other metrics (`others`: their rows in the slice). */
 export function expectedValues(
   family: string,
   values: readonly string[],
   rows: RawRow[],
-  seconds: number
+  seconds: number,
+  others?: OtherRows
 ): Record<string, number> {
   const table = reference[family]
   if (!table) throw new Error(`no reference for family ${family}`)
-  const s = slice(rows, seconds)
+  const s = slice(rows, seconds, others)
   return Object.fromEntries(
     values.map((v) => {
       const f = table[v]
       if (!f) throw new Error(`no reference for ${family}.${v}`)
-      return [v, rows.length === 0 ? 0 : f(s)]
+      if (ofOtherMetrics.has(v) && !others) throw new Error(`${v} needs the other metrics' rows`)
+      return [v, rows.length === 0 && !ofOtherMetrics.has(v) ? 0 : f(s)]
     })
   )
 }

@@ -28,13 +28,18 @@ describe('GET /v2/mobile_applications', () => {
     const h = harness()
     const { body } = await get<{ applications: MobileApp[] }>(h, '/v2/mobile_applications.json')
     expectStrictV2(body as unknown as Record<string, unknown>, 'applications')
+    // the key's own account, 1000001 (src/entities/accounts.ts listAccount); 'Shop iOS (beta)' is
+    // in 1000002, which X-Account-Id lists
     expect(body.applications.map((a) => a.name)).toEqual([
       'Courier App (Android)',
       'Legacy Shop (iOS 12)',
       'Shop Android',
       'Shop iOS',
-      'Shop iOS (beta)',
     ])
+    const staging = await get<{ applications: MobileApp[] }>(h, '/v2/mobile_applications.json', {
+      headers: { 'X-Account-Id': '1000002' },
+    })
+    expect(staging.body.applications.map((a) => a.name)).toEqual(['Shop iOS (beta)'])
     const ios = body.applications.find((a) => a.id === 601483762)!
     expect(Object.keys(ios)).toEqual([
       'id',
@@ -78,7 +83,7 @@ describe('GET /v2/mobile_applications', () => {
       h,
       '/v2/mobile_applications.json?filter[name]=shop+ios'
     )
-    expect(body.applications.map((a) => a.id)).toEqual([601483762, 601484110])
+    expect(body.applications.map((a) => a.id)).toEqual([601483762]) // 601484110 is in 1000002
     const xml = await (await h.get('/v2/mobile_applications.xml?filter[ids]=601483805')).text()
     expect(xml).toBe(
       '<?xml version="1.0" encoding="UTF-8"?>\n<applications_response>\n  <applications>\n    <application>\n' +

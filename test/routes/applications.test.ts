@@ -42,9 +42,11 @@ describe('GET /v2/applications', () => {
     expectGolden('applications-checkout.xml', await xml.text())
   })
 
-  it('walks every application of both accounts through Link headers alone, one request a page', async () => {
+  it('walks every application of the key’s own account through Link headers alone, one request a page', async () => {
     const h = harness()
-    const expected = h.dataset.applications().map((a) => a.id)
+    // A v2 REST key belonged to one account and listed it (docs/keys-and-accounts.md); the demo key
+    // was created in 1000001 and also sees 1000002.
+    const expected = h.dataset.applications(1000001).map((a) => a.id)
     expect(expected.length).toBeGreaterThan(400)
     const seen: number[] = []
     const perPage: number[] = []
@@ -69,8 +71,9 @@ describe('GET /v2/applications', () => {
     expect(pages).toBe(Math.ceil(expected.length / 200))
     expect(new Set(seen).size).toBe(seen.length)
     expect(seen.sort()).toEqual([...expected].sort())
-    // the first page also learns the key's accounts; every later page is one request
-    expect(perPage[0]).toBe(2)
+    // the first page also learns the key's own account (two pages of its key search); every later
+    // page is one request
+    expect(perPage[0]).toBe(3)
     expect(perPage.slice(1)).toEqual(perPage.slice(1).map(() => 1))
   })
 
@@ -100,10 +103,7 @@ describe('GET /v2/applications', () => {
   it('reads page 0 as the first page and rejects a page that is not a number with 422', async () => {
     const h = harness()
     const first = await list(h, '/v2/applications.json?page=0&filter[name]=Storefront')
-    expect(first.body.applications.map((a) => a.name)).toEqual([
-      'Storefront (ruby)',
-      'Storefront (staging)',
-    ])
+    expect(first.body.applications.map((a) => a.name)).toEqual(['Storefront (ruby)'])
     for (const page of ['-1', 'two', '1.5']) {
       const res = await h.get(`/v2/applications.json?page=${page}`)
       expect(res.status).toBe(422)
@@ -117,8 +117,9 @@ describe('GET /v2/applications', () => {
     const h = harness()
     const names = async (q: string, init = {}) =>
       (await list(h, `/v2/applications.json?${q}`, init)).body.applications.map((a) => a.name)
-    expect(await names('filter[name]=checkout+service')).toEqual([
-      'Checkout Service (java)',
+    expect(await names('filter[name]=checkout+service')).toEqual(['Checkout Service (java)'])
+    const staging = { headers: { 'X-Account-Id': '1000002' } }
+    expect(await names('filter[name]=checkout+service', staging)).toEqual([
       'Checkout Service (staging)',
     ])
     const pair = ['Recommendations API (python)', 'Storefront (ruby)']
@@ -168,7 +169,7 @@ describe('GET /v2/applications', () => {
       })
       expect(res.status).toBe(200)
       const apps = ((await res.json()) as { applications: AppRecord[] }).applications
-      expect(apps.map((a) => a.name)).toEqual(['Storefront (ruby)', 'Storefront (staging)'])
+      expect(apps.map((a) => a.name)).toEqual(['Storefront (ruby)'])
     }
   })
 
@@ -189,11 +190,41 @@ describe('GET /v2/applications', () => {
     expect(app.links).toEqual({ application_instances: [], servers: [], application_hosts: [] })
   })
 
+  // `settings` are settings (v2 explorer AppSettingsResponse: "Whether end user monitoring is
+  // enabled", "End user Apdex threshold"), shown whether the app reports or not: the gray app of
+  // the contract's §2.1 example keeps `enable_real_user_monitoring: true`. Without browser data,
+  // NerdGraph still names the browser app the app serves (`servingApmApplicationId`, `apdexTarget`).
+  it('shows the browser settings of a non-reporting application in the list and on show', async () => {
+    const h = harness()
+    const stopped = h.dataset.applications().filter((a) => !a.reporting && a.browserApdexT !== null)
+    expect(stopped.length).toBeGreaterThan(0)
+    for (const a of stopped) {
+      const expected = {
+        enable_real_user_monitoring: true,
+        end_user_apdex_threshold: a.browserApdexT,
+      }
+      const { body } = await list(h, `/v2/applications.json?filter[ids]=${a.id}`)
+      const listed = body.applications[0] as unknown as { settings: object }
+      expect(listed.settings, String(a.id)).toMatchObject(expected)
+      const shown = (await (await h.get(`/v2/applications/${a.id}.json`)).json()) as {
+        application: { settings: object }
+      }
+      expect(shown.application.settings, String(a.id)).toMatchObject(expected)
+    }
+    const plain = await list(h, '/v2/applications.json?filter[ids]=9045874')
+    expect((plain.body.applications[0] as unknown as { settings: object }).settings).toMatchObject({
+      enable_real_user_monitoring: false,
+      end_user_apdex_threshold: 7,
+    })
+  })
+
   it('reports summaries in v2 units that agree with the timeslices', async () => {
     const h = harness()
     const { body } = await list(h, '/v2/applications.json?filter[ids]=9045822')
     const app = body.applications[0]!
     const truth = h.dataset.application(9045822)!
+    // "The last time the application reported data" (v2 explorer applications.json): the last
+    // minute of timeslices, reported when it ended
     expect(app.last_reported_at).toBe(
       new Date(truth.lastReportedAt + 60_000).toISOString().slice(0, 19) + '+00:00'
     )

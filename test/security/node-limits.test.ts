@@ -88,10 +88,8 @@ describe('bodies on the Node entry', () => {
     expect(res.status).toBe(200)
     expect(res.res.headers['content-length']).toBeDefined()
     const body = JSON.parse(res.text) as { applications: { name: string }[]; links?: unknown }
-    expect(body.applications.map((a) => a.name)).toEqual([
-      'Cart Gateway (nodejs)',
-      'Cart Gateway (staging)',
-    ])
+    // the key's own account (src/entities/accounts.ts listAccount): not 'Cart Gateway (staging)'
+    expect(body.applications.map((a) => a.name)).toEqual(['Cart Gateway (nodejs)'])
     expect(body.links).toBeUndefined() // exclude_links, from the second chunk
   })
 

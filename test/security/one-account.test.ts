@@ -2,7 +2,8 @@
  * One account rule (issue 23): every route that needs one account takes X-Account-Id, else the
  * key's KEY_MAP account, else ACCOUNT_ID, else the account the user key was created in (NerdGraph's
  * key search), else 422 naming the three settings. A key that sees two accounts, unpinned, acts for
- * its own account on every such route, as the v2 REST key it replaces did.
+ * its own account on every such route, as the v2 REST key it replaces did; lists read the same
+ * account, and every account the key sees only when NerdGraph cannot tell.
  */
 import { describe, expect, it } from 'vitest'
 import { alertsOf, createSimulator, DEMO_KEY_ACCOUNTS, DEMO_KEYS } from '../../simulator'
@@ -146,5 +147,72 @@ describe('one account rule, a two-account key unpinned', () => {
     expect(res.status).toBe(422)
     expect(await res.json()).toEqual({ error: { title: accountTitles.choose } })
     expect(accountTitles.choose).toMatch(/X-Account-Id.*KEY_MAP.*ACCOUNT_ID/)
+  })
+})
+
+/** The v2 lists of one account (applications, browser and mobile applications, key transactions). */
+const lists = [
+  ['/v2/applications.json', 'applications'],
+  ['/v2/browser_applications.json', 'browser_applications'],
+  ['/v2/mobile_applications.json', 'applications'],
+  ['/v2/key_transactions.json', 'key_transactions'],
+] as const
+
+/** The IDs each list should hold, from the simulator's data, for `accounts`. */
+function truth(sim: ReturnType<typeof createSimulator>, path: string, accounts: number[]) {
+  const d = sim.dataset
+  const mine = <T extends { accountId: number; id: number }>(items: readonly T[]) =>
+    items.filter((i) => accounts.includes(i.accountId)).map((i) => i.id)
+  const ids: Record<string, number[]> = {
+    '/v2/applications.json': accounts.flatMap((a) => d.applications(a).map((app) => app.id)),
+    '/v2/browser_applications.json': mine(d.resources.browser()),
+    '/v2/mobile_applications.json': mine(d.resources.mobile()),
+    '/v2/key_transactions.json': mine(d.resources.keyTransactions),
+  }
+  return ids[path]!.sort((a, b) => a - b)
+}
+
+/** Every ID of a list, following rel="next". */
+async function listed(
+  call: (path: string, init?: RequestInit) => Promise<Response> | Response,
+  path: string,
+  key: string,
+  init: RequestInit = {}
+) {
+  const ids: number[] = []
+  let url: string | undefined = path
+  while (url) {
+    const res = await call(url, init)
+    expect(res.status, url).toBe(200)
+    ids.push(...((await res.json()) as Record<string, { id: number }[]>)[key]!.map((r) => r.id))
+    url = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1]
+  }
+  return ids.sort((a, b) => a - b)
+}
+
+describe('one account rule for lists, a two-account key', () => {
+  // A v2 REST key belonged to one account and listed that account; a user key acts for the account
+  // it was created in (New Relic docs "Migrate from REST API v2 to NerdGraph", "Before you begin";
+  // "New Relic API keys"), which NerdGraph's key search tells (apiAccess.keySearch).
+  it('lists the key’s own account unpinned, on every list', async () => {
+    const { sim, call } = setup()
+    for (const [path, key] of lists) {
+      const ids = await listed(call, path, key)
+      expect(ids.length, path).toBeGreaterThan(0)
+      expect(ids, path).toEqual(truth(sim, path, [home]))
+    }
+  })
+
+  it('lists the pinned account when one is pinned', async () => {
+    const { sim, call } = setup()
+    const pinned = { headers: { 'X-Account-Id': String(other) } }
+    for (const [path, key] of lists)
+      expect(await listed(call, path, key, pinned), path).toEqual(truth(sim, path, [other]))
+  })
+
+  it('lists every account the key sees only when NerdGraph cannot tell the key’s own', async () => {
+    const { sim, call } = setup({}, { keySearchSaysNothing: true })
+    for (const [path, key] of lists)
+      expect(await listed(call, path, key), path).toEqual(truth(sim, path, [home, other]))
   })
 })

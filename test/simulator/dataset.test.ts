@@ -17,7 +17,7 @@ function expectConsistent(name: string, v: TimesliceValue) {
     expect(v.min).toBe(v.max)
     return
   }
-  if (name === 'Errors/all') {
+  if (name === 'Errors/all' || name === 'EndUser/errors') {
     expect([v.total, v.totalExclusive, v.min, v.max, v.sumOfSquares]).toEqual([0, 0, 0, 0, 0])
     return
   }
@@ -25,8 +25,9 @@ function expectConsistent(name: string, v: TimesliceValue) {
   expect(v.min).toBeLessThanOrEqual((v.total / v.count) * (1 + 1e-12))
   expect(v.max).toBeGreaterThanOrEqual((v.total / v.count) * (1 - 1e-12))
   expect(v.totalExclusive).toBeLessThanOrEqual(v.total * (1 + 1e-12))
-  // EndUser packs app time in sumOfSquares (doc: migrate-to-nrql.mdx), not Σx².
-  if (name !== 'EndUser') {
+  // EndUser (and Browser, its page loads) packs app time in sumOfSquares (doc:
+  // migrate-to-nrql.mdx), not Σx².
+  if (name !== 'EndUser' && name !== 'Browser') {
     expect(v.sumOfSquares).toBeGreaterThanOrEqual(((v.total * v.total) / v.count) * (1 - 1e-12))
   }
 }
@@ -188,6 +189,20 @@ describe('dataset timeslices', () => {
     })
     expect(new Set(rows.map((r) => r.instanceName))).toEqual(new Set(['web-01:8080']))
     expect(rows.length).toBe(5)
+  })
+
+  it('counts the page views of EndUser in Browser and JavaScript errors in EndUser/errors (doc: migrate-to-nrql.mdx error_percentage)', () => {
+    const window = { appId: 9045822, from: end - 60 * MINUTE, to: end }
+    const rows = (name: string) => dataset.timeslices({ ...window, name })
+    const pages = rows('EndUser')
+    expect(rows('Browser')).toEqual(pages.map((r) => ({ ...r, metricTimesliceName: 'Browser' })))
+    const errors = rows('EndUser/errors')
+    expect(errors.length).toBeGreaterThan(10)
+    expect(new Set(errors.map((r) => r.instanceName))).toEqual(new Set(['web-01:8080']))
+    const ratio = sum(errors, 'count') / sum(pages, 'count')
+    expect(ratio).toBeGreaterThan(0.001)
+    expect(ratio).toBeLessThan(0.1)
+    expect(dataset.metricNames(9045851)).not.toContain('Browser') // no browser monitoring
   })
 
   it('reports memory and CPU as one-sample rows', () => {

@@ -82,7 +82,8 @@ describe('v2 stand-in: key transactions', () => {
       transaction_name: 'CartController/checkout',
       health_status: 'red', // alertSeverity CRITICAL (docs "Application reporting and health status")
       reporting: true,
-      last_reported_at: iso(sim.dataset.application(9045822)!.lastReportedAt),
+      // the application's last_reported_at (apm-apps.ts): its last minute, reported as it ends
+      last_reported_at: iso(sim.dataset.application(9045822)!.lastReportedAt + 60_000),
       links: { application: 9045822 },
     })
     expect(body.application_summary).toEqual({
@@ -116,7 +117,12 @@ describe('v2 stand-in: key transactions', () => {
   })
 
   it('pages 200 a page with next and last first (docs "Pagination for API output")', async () => {
-    const mine = kts.filter((k) => k.accountId === PROD).map((k) => k.id)
+    // by name, then id: the order of the stand-in's applications and of entity search (v2 defines
+    // none: docs "Pagination for API output")
+    const mine = kts
+      .filter((k) => k.accountId === PROD)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id))
+      .map((k) => k.id)
     expect(mine.length).toBeGreaterThan(200)
     const one = await v2(sim, 'key_transactions.json')
     expect(one.json.key_transactions.map((k: { id: number }) => k.id)).toEqual(mine.slice(0, 200))

@@ -14,6 +14,9 @@ const CORE: readonly [string, MetricKind][] = [
   ['CPU/User Time', 'cpu'],
 ]
 
+/** Browser monitoring's metrics: one row per app and minute, not per instance. */
+const BROWSER_KINDS = new Set<MetricKind>(['endUser', 'endUserApdex', 'endUserErrors', 'browser'])
+
 function spec(
   name: string,
   kind: MetricKind,
@@ -27,7 +30,7 @@ function spec(
     callsPerRequest: 1,
     meanSeconds: 0,
     key: hashString(name),
-    perInstance: kind !== 'endUser' && kind !== 'endUserApdex',
+    perInstance: !BROWSER_KINDS.has(kind),
     ...extra,
   }
 }
@@ -70,7 +73,14 @@ export function metricSpecs(app: AppSpec, seed: number): MetricSpec[] {
   for (const leaf of leaves) out.push({ ...leaf, scope: transactions[leaf.tx] ?? null })
   if (app.queueTime) out.push(spec('WebFrontend/QueueTime', 'queue', { meanSeconds: 0.012 }))
   if (app.browserApdexT !== null) {
-    out.push(spec('EndUser', 'endUser'), spec('EndUser/Apdex', 'endUserApdex'))
+    // EndUser/errors (JavaScript errors) and Browser (page views): what v2 computed EndUser
+    // `error_percentage` from [doc: migrate-to-nrql.mdx EndUser table].
+    out.push(
+      spec('EndUser', 'endUser'),
+      spec('EndUser/Apdex', 'endUserApdex'),
+      spec('EndUser/errors', 'endUserErrors'),
+      spec('Browser', 'browser')
+    )
   }
   return out
 }

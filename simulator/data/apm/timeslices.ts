@@ -1,7 +1,7 @@
 /** @module simulator/data/apm/timeslices — one timeslice value by formula from (app, instance, metric, minute). */
 import type { Application, Instance, MetricSpec } from '../model'
 import { apdex, durations, sample } from './components'
-import { combine, nth, unit } from '../prng'
+import { combine, hashString, nth, unit } from '../prng'
 import type { TimesliceValue } from '../../types'
 
 export const MINUTE = 60_000
@@ -92,19 +92,40 @@ export function browserApdexTAt(app: Application, m: number): number | null {
   }
 }
 
+/** Page loads of minute `m` under the hash `h` (EndUser's own, or EndUser/Apdex's). */
+function pageLoads(app: Application, m: number, h: number): number {
+  const t = app.traffic
+  return Math.floor(
+    t.rpm * diurnal(m, t.phase) * t.browserRatio * (0.85 + 0.3 * nth(h, 1)) + nth(h, 2)
+  )
+}
+
+/** The key of `EndUser` (metrics.ts keys a spec by its name's hash): Browser and EndUser/errors
+ * count the same page views. */
+const END_USER_KEY = hashString('EndUser')
+
 function endUser(app: Application, inst: Instance, spec: MetricSpec, m: number) {
   const t = app.traffic
   const h = combine(combine(inst.key, spec.key), m)
-  const loads = Math.floor(
-    t.rpm * diurnal(m, t.phase) * t.browserRatio * (0.85 + 0.3 * nth(h, 1)) + nth(h, 2)
-  )
   if (spec.kind === 'endUserApdex') {
-    return apdex(loads, t.satisfied, browserApdexTAt(app, m) ?? 7, h)
+    return apdex(pageLoads(app, m, h), t.satisfied, browserApdexTAt(app, m) ?? 7, h)
   }
+  const views = combine(combine(inst.key, END_USER_KEY), m)
+  const loads = pageLoads(app, m, views)
   if (loads === 0) return null
-  const v = durations(loads, t.pageLoad, h, 0.55 + 0.15 * nth(h, 16))
+  if (spec.kind === 'endUserErrors') {
+    // JavaScript errors per 100 page views around the rate browserSummary's jsErrorRate draws
+    // (summary.ts), so the two stay alike.
+    const rate = ((0.2 + 3 * nth(app.id, 52)) / 100) * (0.4 + 1.2 * nth(h, 5))
+    const count = Math.floor(loads * rate + nth(h, 6))
+    return count === 0
+      ? null
+      : { count, total: 0, totalExclusive: 0, min: 0, max: 0, sumOfSquares: 0 }
+  }
+  // EndUser, and Browser: the same page loads.
+  const v = durations(loads, t.pageLoad, views, 0.55 + 0.15 * nth(views, 16))
   /** EndUser packs app (server) time in sumOfSquares [doc: migrate-to-nrql.mdx EndUser table]. */
-  return { ...v, sumOfSquares: v.total * (0.1 + 0.1 * nth(h, 17)) }
+  return { ...v, sumOfSquares: v.total * (0.1 + 0.1 * nth(views, 17)) }
 }
 
 /** The row value of one metric for one instance and minute (minute = epoch ms / 60 000), or null. */
@@ -114,10 +135,17 @@ export function valueAt(
   spec: MetricSpec,
   m: number
 ): TimesliceValue | null {
-  if (spec.kind === 'endUser' || spec.kind === 'endUserApdex') return endUser(app, inst, spec, m)
+  const kind = spec.kind
+  if (
+    kind === 'endUser' ||
+    kind === 'endUserApdex' ||
+    kind === 'endUserErrors' ||
+    kind === 'browser'
+  )
+    return endUser(app, inst, spec, m)
   const base = minuteBase(app, inst, m)
   const h = combine(combine(inst.key, spec.key), m)
-  switch (spec.kind) {
+  switch (kind) {
     case 'web':
       return rollup(app, inst, m, base)
     case 'webTx':

@@ -3,7 +3,7 @@
  * The DEPLOYMENT events of `GET /v2/alerts_events` (explorer alerts_events `filter[event_type]`),
  * from the account's `Deployment` events (New Relic docs "Query your change tracking data": the
  * deployments of `changeTrackingCreateDeployment` and the REST APIs), one NRQL query per v2 page for
- * the stretch of time that page stands for (scope.ts `windowedPage`).
+ * the stretch of time that page stands for (events.ts).
  */
 import type { Context } from 'hono'
 import type { Env } from '../../http/env'
@@ -13,16 +13,18 @@ import { eventId } from './ids'
 import { entityOf } from './reshape'
 import type { Window } from './scope'
 
-/** NRQL's largest LIMIT: a page lists at most this many deployments. */
-const maxDeployments = 2000
+/** The deployments one query reads at most (its LIMIT). */
+export const maxDeployments = 2000
 
-/** The NRQL of the deployments in `[startTime, endTime)`; only numbers v2bridge computed reach it. */
-export function deploymentsNrql(span: Window): string {
+/** The NRQL of the newest `limit` deployments in `[startTime, endTime)`; only numbers v2bridge
+ * computed reach it. */
+export function deploymentsNrql(span: Window, limit = maxDeployments): string {
   const since = Math.floor(span.startTime)
   const until = Math.floor(span.endTime)
+  const rows = Math.min(maxDeployments, Math.max(1, Math.floor(limit)))
   return (
     'SELECT timestamp, entity.guid, entity.name, version, description, deploymentId ' +
-    `FROM Deployment SINCE ${since} UNTIL ${until} LIMIT ${maxDeployments}`
+    `FROM Deployment SINCE ${since} UNTIL ${until} LIMIT ${rows}`
   )
 }
 
@@ -50,12 +52,20 @@ export function toV2DeploymentEvent(row: Record<string, unknown>) {
   }
 }
 
-/** The DEPLOYMENT events of one page's span; none for an account the key cannot see. */
-export async function deploymentEvents(c: Context<Env>, accountId: number, span: Window) {
+export type V2DeploymentEvent = ReturnType<typeof toV2DeploymentEvent>
+
+/** The DEPLOYMENT events of one page's span, newest first (NRQL's order of events); none for an
+ * account the key cannot see. */
+export async function deploymentEvents(
+  c: Context<Env>,
+  accountId: number,
+  span: Window,
+  limit = maxDeployments
+): Promise<V2DeploymentEvent[]> {
   try {
     const { data } = await c
       .get('nerdgraph')
-      .query<NrqlData>(nrqlDocument, { accountId, nrql: deploymentsNrql(span) })
+      .query<NrqlData>(nrqlDocument, { accountId, nrql: deploymentsNrql(span, limit) })
     return (data.actor.account?.nrql?.results ?? []).map(toV2DeploymentEvent)
   } catch (err) {
     if (isForbiddenAccount(err)) return []

@@ -16,7 +16,9 @@ interface V2Event {
   incident_id?: number
 }
 
-export function eventFilter(p: V2Params): (e: V2Event) => boolean {
+/** The filters as a predicate; `entityOnly` keeps to the entity's (product, type, IDs), which an
+ * incident's events share before its issue is known. */
+export function eventFilter(p: V2Params, { entityOnly = false } = {}): (e: V2Event) => boolean {
   const given = (name: string) => {
     const v = p.get(`filter[${name}]`)?.trim()
     return v ? v : undefined
@@ -25,8 +27,8 @@ export function eventFilter(p: V2Params): (e: V2Event) => boolean {
   const entityType = given('entity_type')?.toLowerCase()
   const groupId = given('entity_group_id')
   const entityId = given('entity_id')
-  const eventType = given('event_type')?.toUpperCase()
-  const incident = given('incident_id')
+  const eventType = entityOnly ? undefined : given('event_type')?.toUpperCase()
+  const incident = entityOnly ? undefined : given('incident_id')
   return (e) =>
     (product === undefined || e.product === product) &&
     (entityType === undefined || e.entity_type.toLowerCase() === entityType) &&

@@ -1,7 +1,7 @@
 /**
  * @module resources/alerts/paging
  * v2 pages of 200 alerts items gathered from NerdGraph cursor pages, read back in time windows
- * (incidents, violations, events) or by cursor alone (channels).
+ * (incidents, violations) or by cursor alone (channels); events page by time (events.ts).
  */
 import type { Context } from 'hono'
 import type { Env } from '../../http/env'

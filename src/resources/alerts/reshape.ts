@@ -122,29 +122,39 @@ export function toV2Violation(incident: NgIncident, issue: NgIssue | undefined, 
   }
 }
 
+/** The name of the incident's own policy or condition in the issue's parallel lists (`ids[i]` is
+ * named `names[i]`), else the first. */
+function nameIn(names: string[] | null, ids: (number | string)[] | null, id: unknown) {
+  const at = ids?.findIndex((x) => String(x) === String(id ?? '')) ?? -1
+  return names?.[at >= 0 ? at : 0]
+}
+
 /**
  * v2 recent events ← AI incidents and the issues holding them: NerdGraph has no alerts events
  * query (the migration guide's events section is empty), so v2bridge emits the events they imply:
- * VIOLATION_OPEN at the incident's `createdAt`, VIOLATION_CLOSE at its `closedAt`, and, with the
- * issue's first incident (once per issue), INCIDENT_OPEN at the issue's `createdAt` and
- * INCIDENT_CLOSE at its `closedAt` (client-go pkg/alerts events_test.go records an
- * `INCIDENT_OPEN` event). `id` is minted from (incident or issue, event type); `product` is the
- * upper-case v2 product; `description` ← "<policy> (<title>)", the shape of that fixture.
+ * VIOLATION_OPEN at the incident's `createdAt`, VIOLATION_CLOSE at its `closedAt` (the explorer's
+ * alerts_events event types), and, with the issue's first incident (once per issue),
+ * INCIDENT_OPEN at the issue's `createdAt` (client-go pkg/alerts records an `INCIDENT_OPEN`
+ * event; no record shows an incident's close as an event, so none is made up). `id` is minted
+ * from (incident or issue, event type); `product` is the upper-case v2 product; `description` ←
+ * "<policy> (<entity> violated <condition>)", the form of client-go's recorded event ("Some Alert
+ * Policy (Your Application Name violated Goroutines min count)"), else the incident's title.
  */
 export function toV2Events(incident: NgIncident, issue: NgIssue | undefined) {
   const entity = entityOf(incident.entityGuids, incident.entityNames)
-  const policy = issue?.policyName?.[0]
+  const policy = issue && nameIn(issue.policyName, issue.policyIds, incident.policyIds)
+  const condition =
+    issue && nameIn(issue.conditionName, issue.conditionFamilyId, incident.conditionFamilyId)
+  const description =
+    policy && condition && incident.entityNames
+      ? `${policy} (${incident.entityNames} violated ${condition})`
+      : incident.title
   const opensIssue = issue !== undefined && issue.incidentIds?.[0] === incident.incidentId
   const at: [string, string, number | null | undefined][] = [
     ['VIOLATION_OPEN', incident.incidentId, incident.createdAt],
     ['VIOLATION_CLOSE', incident.incidentId, incident.closedAt],
-    ...(opensIssue
-      ? ([
-          ['INCIDENT_OPEN', `issue/${issue.issueId}`, issue.createdAt],
-          ['INCIDENT_CLOSE', `issue/${issue.issueId}`, issue.closedAt],
-        ] as [string, string, number | null][])
-      : []),
   ]
+  if (opensIssue) at.push(['INCIDENT_OPEN', `issue/${issue.issueId}`, issue.createdAt])
   return at.flatMap(([eventType, source, timestamp]) => {
     if (timestamp == null) return []
     return [
@@ -156,7 +166,7 @@ export function toV2Events(incident: NgIncident, issue: NgIssue | undefined) {
         entity_group_id: entity.group_id,
         entity_id: entity.id,
         priority: (eventPriority as Record<string, string>)[incident.priority] ?? 'warning',
-        description: policy ? `${policy} (${incident.title})` : incident.title,
+        description,
         timestamp,
         ...(issue ? { incident_id: incidentId(issue.issueId) } : {}),
       },

@@ -1,6 +1,6 @@
 /**
  * @module resources/alerts/violations
- * `GET /v2/alerts_violations` and `GET /v2/alerts_events` from `aiIssues.incidents` (New Relic docs
+ * `GET /v2/alerts_violations` from `aiIssues.incidents` (New Relic docs
  * "Migrate from REST API v2 to NerdGraph": violations → aiIssues incidents). Incidents carry only the
  * IDs of their policy and condition; names and the v2 incident ID come from the issues of the same
  * window that hold them (a second request, filtered by those conditions).
@@ -13,7 +13,7 @@ import { pageParam } from '../../http/params'
 import { parseTime } from '../../core/time-range'
 import { incidentsDocument, issuesDocument } from './documents'
 import { numericId } from './ids'
-import { toV2Events, toV2Violation, type NgIncident, type NgIssue } from './reshape'
+import { toV2Violation, type NgIncident, type NgIssue } from './reshape'
 import {
   alertsAccount,
   alertsWindow,
@@ -23,9 +23,6 @@ import {
   type Window,
 } from './scope'
 import { windowedPage } from './paging'
-import { eventFilter } from './event-filter'
-import { deploymentEvents } from './deployment-events'
-import type { V2Params } from '../../http/params'
 
 interface IncidentsData {
   actor: {
@@ -67,14 +64,21 @@ function violationWindows(c: Context<Env>): Window[] {
   return alertsWindows(start, end ?? Math.max(start ?? 0, alertsWindow().endTime))
 }
 
-/** The issue holding each incident, from the issues of the incidents' conditions in the window. */
-async function issueHolders(
+/** The issue holding each incident, from the issues of the incidents' conditions and entities in
+ * the window. */
+export async function issueHolders(
   c: Context<Env>,
   accountId: number,
   items: NgIncident[],
   window: Window
 ) {
   const conditionIds = [...new Set(items.flatMap((i) => numericId(i.conditionFamilyId) ?? []))]
+  const entityGuids = [...new Set(items.flatMap((i) => i.entityGuids ?? []))].sort()
+  // The issues of those conditions and entities (schema AiIssuesFilterIssues).
+  const filter = {
+    ...(conditionIds.length ? { conditionIds: conditionIds.sort((a, b) => a - b) } : {}),
+    ...(entityGuids.length ? { entityGuids } : {}),
+  }
   const holder = new Map<string, NgIssue>()
   const wanted = new Set(items.map((i) => i.incidentId))
   let cursor: string | null = null
@@ -84,7 +88,7 @@ async function issueHolders(
       .query<IssuesData>(issuesDocument, {
         accountId,
         cursor,
-        filter: conditionIds.length ? { conditionIds: conditionIds.sort((a, b) => a - b) } : null,
+        filter: conditionIds.length || entityGuids.length ? filter : null,
         timeWindow: window,
       })
     const issues = result.data.actor.account?.aiIssues?.issues
@@ -135,25 +139,4 @@ export async function listViolations(c: Context<Env>) {
   const now = Date.now()
   const violations = rows.map((r) => toV2Violation(r.incident, r.issue, now))
   return { body: { violations }, link: pageLink(c, page, nextCursor !== null) }
-}
-
-/** `filter[...]` of alerts_events is applied to the events of the page (NerdGraph has no filter for
- * most of them), newest first: those incidents and their issues imply (reshape.ts), and the
- * deployments of the stretch of time the page stands for (deployment-events.ts). */
-export async function listEvents(c: Context<Env>) {
-  const p = c.get('params')
-  const page = pageParam(p)
-  const keep = eventFilter(p)
-  const { accountId, rows, span, nextCursor } = await incidentRows(c, alertsWindows(), false, page)
-  const deployments = span && wantsDeployments(p) ? await deploymentEvents(c, accountId, span) : []
-  const events = [...rows.flatMap((r) => toV2Events(r.incident, r.issue)), ...deployments]
-    .filter(keep)
-    .sort((a, b) => b.timestamp - a.timestamp)
-  return { body: { recent_events: events }, link: pageLink(c, page, nextCursor !== null) }
-}
-
-/** Whether the filters leave room for a DEPLOYMENT event (none has an incident). */
-function wantsDeployments(p: V2Params): boolean {
-  const type = p.get('filter[event_type]')?.trim().toUpperCase()
-  return !p.get('filter[incident_id]')?.trim() && (!type || type === 'DEPLOYMENT')
 }

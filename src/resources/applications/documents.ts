@@ -39,6 +39,16 @@ const servedBrowserFields = `
 
 const nrqlFields = `results`
 
+/** Browser applications and the APM application each serves (`servingApmApplicationId`), for the
+ * settings of applications that do not report (src/resources/applications/members.ts). */
+const servedResults = `results(cursor: $servedCursor) {
+  nextCursor
+  entities {
+    accountId
+    ... on BrowserApplicationEntityOutline { servingApmApplicationId settings { apdexTarget } }
+  }
+}`
+
 const built = new Map<string, string>()
 
 function accountAliases(n: number): { vars: string; fields: string } {
@@ -49,7 +59,11 @@ function accountAliases(n: number): { vars: string; fields: string } {
       `a${i}: account(id: $a${i}) { members: nrql(query: $m${i}, timeout: 30) { ${nrqlFields} } ` +
       `browser: nrql(query: $b${i}, timeout: 30) { ${nrqlFields} } }`
   )
-  return { vars: vars.join(''), fields: fields.join('\n') }
+  if (n === 0) return { vars: '', fields: '' }
+  return {
+    vars: `${vars.join('')}, $served: String!, $servedCursor: String`,
+    fields: `${fields.join('\n')}\nserved: entitySearch(query: $served) { ${servedResults} }`,
+  }
 }
 
 function memo(key: string, build: () => string): string {
@@ -89,6 +103,13 @@ export function insightsDocument(n: number): string {
     `
   })
 }
+
+/** The next page of the browser applications `served` searches. */
+export const servedBrowsersDocument = gql`
+  query ServedBrowsers($served: String!, $servedCursor: String) {
+    actor { served: entitySearch(query: $served) { ${servedResults} } }
+  }
+`
 
 /** One application and the hosts/instances that reported in the last hour. */
 export const showApplicationDocument = gql`
@@ -153,8 +174,18 @@ export type NrqlField = { results: Record<string, unknown>[] } | null
 
 export type AccountAliases = Record<`a${number}`, { members: NrqlField; browser: NrqlField } | null>
 
+export interface ServedBrowser {
+  accountId: number
+  servingApmApplicationId?: number | null
+  settings?: { apdexTarget: number | null } | null
+}
+
+export interface ServedSearch {
+  served?: { results: { nextCursor: string | null; entities: ServedBrowser[] } } | null
+}
+
 export interface InsightsData {
-  actor: AccountAliases
+  actor: AccountAliases & ServedSearch
 }
 
 export interface ListApplicationsData {
@@ -163,7 +194,8 @@ export interface ListApplicationsData {
       count: number
       results: { nextCursor: string | null; entities: ApmApplication[] }
     } | null
-  } & AccountAliases
+  } & AccountAliases &
+    ServedSearch
 }
 
 export interface ShowApplicationData {

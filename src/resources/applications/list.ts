@@ -7,20 +7,30 @@
 import { insightsCache } from './members'
 import type { Context } from 'hono'
 import type { Env } from '../../http/env'
+import type { NerdGraph } from '../../upstream/nerdgraph'
 import { refreshInBackground } from '../../entities/background'
 import { linkHeader } from '../../http/link-header'
-import { isForbiddenAccount, pinnedAccount, rememberApplication } from '../../entities/resolve'
+import { isForbiddenAccount, rememberApplication } from '../../entities/resolve'
 import { applicationLinkTemplates } from '../../../mappings/link-templates'
-import { visibleAccounts } from '../../entities/accounts'
+import { listAccount, visibleAccounts } from '../../entities/accounts'
 import { lastPage, learnPage, searchCursor } from '../../entities/search-pages'
 import {
   insightsDocument,
   listApplicationsDocument,
+  servedBrowsersDocument,
   type AccountAliases,
   type InsightsData,
   type ListApplicationsData,
+  type ServedSearch,
 } from './documents'
-import { cachedInsights, insightsNrql, rememberInsights, type AccountInsights } from './members'
+import {
+  cachedInsights,
+  insightsNrql,
+  rememberInsights,
+  servedByAccount,
+  servedSearchQuery,
+  type AccountInsights,
+} from './members'
 import { pageParam } from '../../http/params'
 import { nameMatches } from '../../entities/entity-search'
 import { applicationFilters, applicationSearchQuery } from './plan'
@@ -31,10 +41,10 @@ import { rememberShown } from './shown'
 async function allInsights(c: Context<Env>, accounts: number[]) {
   const missing = accounts.filter((a) => !cachedInsights(c, a))
   if (missing.length) {
-    const { data } = await c
-      .get('nerdgraph')
-      .query<InsightsData>(insightsDocument(missing.length), insightVars(missing))
-    storeInsights(c, missing, data)
+    const nerdgraph = c.get('nerdgraph')
+    const vars = insightVars(missing)
+    const { data } = await nerdgraph.query<InsightsData>(insightsDocument(missing.length), vars)
+    await storeInsights(c, nerdgraph, missing, vars, data)
   }
   refreshStaleInsights(c, accounts)
   return accounts.map((a) => cachedInsights(c, a)!)
@@ -53,37 +63,67 @@ function refreshStaleInsights(c: Context<Env>, accounts: number[]) {
     async () => {
       const vars = insightVars(stale)
       const { data } = await nerdgraph.query<InsightsData>(insightsDocument(stale.length), vars)
-      storeInsights(c, stale, data)
+      await storeInsights(c, nerdgraph, stale, vars, data)
     },
     () => stale.forEach((a) => cache.refreshFailed(keyHash, String(a)))
   )
 }
 
 function insightVars(accounts: number[]): Record<string, unknown> {
+  if (accounts.length === 0) return {}
   const q = insightsNrql(Date.now())
-  return Object.fromEntries(
-    accounts.flatMap((a, i) => [
+  return Object.fromEntries([
+    ...accounts.flatMap((a, i) => [
       [`a${i}`, a],
       [`m${i}`, q.members],
       [`b${i}`, q.browser],
-    ])
-  )
+    ]),
+    ['served', servedSearchQuery(accounts)],
+  ])
 }
 
-function storeInsights(c: Context<Env>, accounts: number[], data: { actor: AccountAliases }) {
+/** Every page of the `served` search: the first came with the insights, the rest (past 200 browser
+ * applications that do not report) one request each. */
+async function servedBrowsers(nerdgraph: NerdGraph, query: unknown, data: ServedSearch) {
+  const out = [...(data.served?.results.entities ?? [])]
+  for (let cursor = data.served?.results.nextCursor; cursor;) {
+    const vars = { served: query, servedCursor: cursor }
+    const page = (await nerdgraph.query<InsightsData>(servedBrowsersDocument, vars)).data.actor
+    out.push(...(page.served?.results.entities ?? []))
+    cursor = page.served?.results.nextCursor
+  }
+  return out
+}
+
+async function storeInsights(
+  c: Context<Env>,
+  nerdgraph: NerdGraph,
+  accounts: number[],
+  vars: Record<string, unknown>,
+  data: { actor: AccountAliases & ServedSearch }
+) {
+  const served = servedByAccount(await servedBrowsers(nerdgraph, vars['served'], data.actor))
   accounts.forEach((accountId, i) => {
     const alias = data.actor[`a${i}`]
-    rememberInsights(c, accountId, alias?.members?.results ?? [], alias?.browser?.results ?? [])
+    const { members, browser } = alias ?? {}
+    rememberInsights(
+      c,
+      accountId,
+      members?.results ?? [],
+      browser?.results ?? [],
+      served.get(accountId)
+    )
   })
 }
 
-/** A pinned account the key cannot see holds nothing it may list: an empty list on every page, as
- * every `/applications/{id}` route answers 404 for it (src/entities/resolve.ts, docs/keys-and-accounts.md). */
+/** The list reads one account (src/entities/accounts.ts `listAccount`). One the key cannot see holds
+ * nothing it may list: an empty list on every page, as every `/applications/{id}` route answers 404
+ * for it (src/entities/resolve.ts, docs/keys-and-accounts.md). */
 export async function listApplications(c: Context<Env>) {
   try {
     return await listPage(c)
   } catch (err) {
-    if (!isForbiddenAccount(err) || pinnedAccount(c) === undefined) throw err
+    if (!isForbiddenAccount(err) || (await listAccount(c)) === undefined) throw err
     return { body: body([], c.get('params').bool('exclude_links')), link: undefined }
   }
 }
@@ -92,7 +132,8 @@ async function listPage(c: Context<Env>) {
   const p = c.get('params')
   const filters = applicationFilters(p)
   const page = pageParam(p)
-  const accounts = await visibleAccounts(c)
+  const account = await listAccount(c)
+  const accounts = account === undefined ? await visibleAccounts(c) : [account]
   let ids = filters.ids
   if (filters.host) {
     const needle = filters.host.toLowerCase()
@@ -104,19 +145,18 @@ async function listPage(c: Context<Env>) {
     ids = ids ? ids.filter((id) => onHost.includes(id)) : onHost
     if (ids.length === 0) return { body: body([], p.bool('exclude_links')), link: undefined }
   }
-  const query = applicationSearchQuery(filters, pinnedAccount(c), ids)
+  const query = applicationSearchQuery(filters, account, ids)
   const cursor = await searchCursor(c, query, page)
   if (cursor === null) return { body: body([], p.bool('exclude_links')), link: undefined }
 
   const missing = accounts.filter((a) => !cachedInsights(c, a))
-  const { data } = await c
-    .get('nerdgraph')
-    .query<ListApplicationsData>(listApplicationsDocument(missing.length), {
-      query,
-      cursor: cursor ?? null,
-      ...insightVars(missing),
-    })
-  storeInsights(c, missing, data)
+  const nerdgraph = c.get('nerdgraph')
+  const vars = insightVars(missing)
+  const { data } = await nerdgraph.query<ListApplicationsData>(
+    listApplicationsDocument(missing.length),
+    { query, cursor: cursor ?? null, ...vars }
+  )
+  await storeInsights(c, nerdgraph, missing, vars, data)
   refreshStaleInsights(c, accounts)
   const search = data.actor.entitySearch
   const entities = (search?.results.entities ?? []).filter((e) => nameMatches(filters.name, e.name))
@@ -132,7 +172,8 @@ async function listPage(c: Context<Env>) {
     const record = toV2Application(
       e,
       insights?.topologies.get(e.applicationId),
-      insights?.browser.get(e.applicationId)
+      insights?.browser.get(e.applicationId),
+      insights?.served.get(e.applicationId)
     )
     rememberShown(c, e.accountId, record)
     return record

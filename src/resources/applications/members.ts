@@ -1,9 +1,10 @@
 /**
  * @module resources/applications/members
  * What a list page needs beyond entity search, for every application of an account: hosts and
- * instances (per-item `links`, D-hostids) and browser figures. Two NRQL per account, cached per
- * key for a minute; a page that misses the cache carries the missing queries in its own document,
- * so it still costs one NerdGraph request.
+ * instances (per-item `links`, D-hostids), browser figures, and the browser applications that
+ * applications not reporting serve. Two NRQL per account and one entity search, cached per key;
+ * a page that misses the cache carries the missing queries in its own document, so it still costs
+ * one NerdGraph request (more only past 200 such browser applications).
  */
 import type { Context } from 'hono'
 import type { Env } from '../../http/env'
@@ -16,6 +17,9 @@ import {
 } from '../../entities/topology'
 import { browserNrql, browserSummariesFrom, summaryWindow, type BrowserSummary } from './browser'
 import { defineCache } from '../../core/cache'
+import { quoteList } from '../../core/nrql'
+import type { ServedBrowser } from './documents'
+import type { Served } from './reshape'
 
 const minute = 60 * 1000
 
@@ -31,6 +35,8 @@ export const insightsCache = defineCache<AccountInsights>('insights', {
 export interface AccountInsights {
   topologies: Map<number, Topology>
   browser: Map<number, BrowserSummary>
+  /** APM application ID → the browser application it serves, for those that do not report. */
+  served: Map<number, Served>
 }
 
 /** The account's insights, fresh or stale (a stale one is refreshed by `refreshStaleInsights` in
@@ -44,6 +50,33 @@ export function insightsNrql(now: number): { members: string; browser: string } 
     members: membersNrql('account', membershipWindow(now)),
     browser: browserNrql('account', summaryWindow(now)),
   }
+}
+
+/** Browser applications that do not report, in these accounts: an application that does not report
+ * has no browser data to tell its browser settings (which v2 shows all the same: settings, v2
+ * explorer AppSettingsResponse), and entity search outlines have no relationships, but a browser
+ * application names the one serving it (schema `BrowserApplicationEntityOutline`
+ * `servingApmApplicationId`). */
+export function servedSearchQuery(accounts: readonly number[]): string {
+  return (
+    `domain = 'BROWSER' AND type = 'APPLICATION' AND accountId IN ${quoteList(accounts)} ` +
+    `AND reporting = 'false'`
+  )
+}
+
+/** Pure: browser outlines → per account, per APM application served. */
+export function servedByAccount(
+  browsers: readonly ServedBrowser[]
+): Map<number, Map<number, Served>> {
+  const out = new Map<number, Map<number, Served>>()
+  for (const b of browsers) {
+    if (typeof b.servingApmApplicationId !== 'number') continue
+    const t = b.settings?.apdexTarget
+    const apps = out.get(b.accountId) ?? new Map<number, Served>()
+    apps.set(b.servingApmApplicationId, { apdexT: typeof t === 'number' ? t : undefined })
+    out.set(b.accountId, apps)
+  }
+  return out
 }
 
 /** Pure: `FACET appId, host` rows → topology per application. */
@@ -63,9 +96,14 @@ export function rememberInsights(
   c: Context<Env>,
   accountId: number,
   members: readonly MemberRow[],
-  browser: readonly Record<string, unknown>[]
+  browser: readonly Record<string, unknown>[],
+  served: Map<number, Served> = new Map()
 ): AccountInsights {
-  const insights = { topologies: topologiesFrom(members), browser: browserSummariesFrom(browser) }
+  const insights = {
+    topologies: topologiesFrom(members),
+    browser: browserSummariesFrom(browser),
+    served,
+  }
   c.get('caches').of(insightsCache).set(c.get('keyHash'), String(accountId), insights)
   return insights
 }

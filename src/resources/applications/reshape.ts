@@ -29,11 +29,18 @@ function isBackground(s: ApmSummary): boolean {
   return (s.webThroughput ?? 0) === 0 && (s.nonWebThroughput ?? 0) > 0
 }
 
-/** The browser apdex T of the browser application the APM application serves, as set (GET show
- * only): what a PUT of `end_user_apdex_threshold` changed, while timeslices still carry the old T. */
-function servedBrowserApdexT(e: ApmApplication): number | undefined {
-  const t = e.relatedEntities?.results[0]?.target.entity?.settings?.apdexTarget
-  return typeof t === 'number' ? t : undefined
+/** The browser application an APM application serves, with its apdex T as set: what a PUT of
+ * `end_user_apdex_threshold` changed, while timeslices still carry the old T. */
+export interface Served {
+  apdexT: number | undefined
+}
+
+/** From the SERVES relationship of GET show; a list page finds it by entity search (members.ts). */
+function servedOf(e: ApmApplication): Served | undefined {
+  const result = e.relatedEntities?.results[0]
+  if (!result) return undefined
+  const t = result.target.entity?.settings?.apdexTarget
+  return { apdexT: typeof t === 'number' ? t : undefined }
 }
 
 const emptyTopology: Topology = { hosts: new Map(), instances: new Map(), lastReported: undefined }
@@ -42,11 +49,12 @@ const emptyTopology: Topology = { hosts: new Map(), instances: new Map(), lastRe
 export function toV2Application(
   e: ApmApplication,
   topology: Topology = emptyTopology,
-  browser: BrowserSummary | undefined = undefined
+  browser: BrowserSummary | undefined = undefined,
+  served: Served | undefined = servedOf(e)
 ): Record<string, unknown> {
   const reporting = e.reporting === true
   const apdexTarget = e.settings?.apdexTarget ?? 0.5
-  const servedT = servedBrowserApdexT(e)
+  const servedT = served?.apdexT
   const record: Record<string, unknown> = {
     id: e.applicationId,
     name: e.name,
@@ -87,7 +95,10 @@ export function toV2Application(
   record['settings'] = {
     app_apdex_threshold: apdexTarget,
     end_user_apdex_threshold: servedT ?? browser?.apdexT ?? defaultEndUserApdexT,
-    enable_real_user_monitoring: e.apmBrowserSummary != null,
+    // A setting ("Whether end user monitoring is enabled", v2 explorer AppSettingsResponse),
+    // reporting or not: browser data now, else, for an app that does not report, a browser app
+    // it serves.
+    enable_real_user_monitoring: e.apmBrowserSummary != null || (!reporting && served != null),
     use_server_side_config: e.settings?.serverSideConfig ?? false,
   }
   record['links'] = {

@@ -8,7 +8,7 @@
  */
 import { gql } from 'graphql-request'
 import type { Context } from 'hono'
-import { writeAccount } from '../../entities/accounts'
+import { listAccount, writeAccount } from '../../entities/accounts'
 import { createName } from '../../http/create-params'
 import {
   cachedDetails,
@@ -21,7 +21,6 @@ import type { Env } from '../../http/env'
 import { V2Error } from '../../core/errors'
 import { linkHeader } from '../../http/link-header'
 import { idList, pageParam } from '../../http/params'
-import { pinnedAccount } from '../../entities/resolve'
 import {
   lastPage,
   learnPage,
@@ -117,7 +116,7 @@ export async function listBrowserApplications(c: Context<Env>) {
   const page = pageParam(p)
   const name = p.get('filter[name]')?.trim() || undefined
   const ids = idList(p, 'filter[ids]', 'filter[id]')
-  const query = entitySearchQuery(browserKind, { name, ids }, pinnedAccount(c))
+  const query = entitySearchQuery(browserKind, { name, ids }, await listAccount(c))
   const cursor = await searchCursor(c, query, page)
   if (cursor === null) return { body: { browser_applications: [] }, link: undefined }
   const { data } = await c

@@ -16,20 +16,27 @@ export const detailSelection =
 
 export const listKeyTransactionsDocument = searchPageDocument('ListKeyTransactions', outlineFields)
 
-export const showKeyTransactionDocument = gql`
-  query ShowKeyTransaction($guid: EntityGuid!, $accountId: Int!, $summary: Nrql!) {
+/** A show: the entity, its summary and, when its application is known (`last`), when that
+ * application last reported. */
+const showDocument = (last: boolean) => gql`
+  query ShowKeyTransaction($guid: EntityGuid!, $accountId: Int!, $summary: Nrql!${last ? ', $last: Nrql!' : ''}) {
     actor {
       entity(guid: $guid) { ${outlineFields} ${detailSelection} }
       account(id: $accountId) {
         summary: nrql(query: $summary, timeout: 30) { results }
+        ${last ? 'last: nrql(query: $last, timeout: 30) { results }' : ''}
       }
     }
   }
 `
 
+export const showKeyTransactionDocument = showDocument(false)
+export const showKeyTransactionWithLastDocument = showDocument(true)
+
 const built = new Map<string, string>()
 
-/** Details of the GUIDs in `details`, and the summary NRQL of `accounts` accounts (`$a0`, `$q0`…). */
+/** Details of the GUIDs in `details`, and `accounts` NRQL queries, each an account and its query
+ * (`$a0`, `$q0`…): summaries of key transactions, last reports of their applications. */
 export function pageExtrasDocument(details: DetailsPart, accounts: number): string {
   const key = `${details.vars}|${accounts}`
   let doc = built.get(key)
@@ -81,6 +88,6 @@ export interface ListKeyTransactionsData {
 export interface ShowKeyTransactionData {
   actor: {
     entity: (KeyTransactionOutline & KeyTransactionDetails) | null
-    account: { summary: NrqlResults } | null
+    account: { summary: NrqlResults; last?: NrqlResults } | null
   }
 }

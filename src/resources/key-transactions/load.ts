@@ -1,8 +1,10 @@
 /**
  * @module resources/key-transactions/load
  * `GET /v2/key_transactions` and `/v2/key_transactions/{id}` (D-summary). A list page is one
- * entity search; the fields the outline lacks (cached an hour) and the 10-minute summaries (cached
- * a minute) come in one more request only for the entities missing from the caches.
+ * entity search of the key's own account (src/entities/accounts.ts `listAccount`); the fields the
+ * outline lacks (cached an hour), the 10-minute summaries and when each application last reported
+ * (cached a minute) come in one more request only for the entities missing from the caches, two
+ * while the details that name the applications are not cached.
  */
 import type { Context } from 'hono'
 import { nameMatches } from '../../entities/entity-search'
@@ -12,11 +14,12 @@ import {
   detailsFrom,
   detailsPart,
   rememberDetails,
+  type DetailsPart,
 } from '../../entities/entity-details'
 import { V2Error } from '../../core/errors'
 import { linkHeader } from '../../http/link-header'
 import { pageParam } from '../../http/params'
-import { pinnedAccount } from '../../entities/resolve'
+import { listAccount } from '../../entities/accounts'
 import { keyTransactionKind } from '../../entities/kinds'
 import { queryEntity, resolveEntity } from '../../entities/resolve-entity'
 import { lastPage, learnPage, searchCursor, v2Id } from '../../entities/search-pages'
@@ -25,6 +28,7 @@ import {
   listKeyTransactionsDocument,
   pageExtrasDocument,
   showKeyTransactionDocument,
+  showKeyTransactionWithLastDocument,
   type KeyTransactionDetails,
   type KeyTransactionOutline,
   type ListKeyTransactionsData,
@@ -59,39 +63,100 @@ function cachedSummary(c: Context<Env>, guid: string): Row | null | undefined {
     .get(c.get('keyHash'), `${kind}\u0000${guid}`) as Row | null
 }
 
-/** Fetches what the caches miss for `page`, in one request (two when a reporting key transaction
- * had no traffic in the window: addLastReported), and caches it. */
-async function fillCaches(c: Context<Env>, page: KeyTransactionOutline[]) {
-  const needDetails = page.filter((e) => !cachedDetails(c, kind, e.guid)).map((e) => e.guid)
-  const needSummary = page.filter((e) => cachedSummary(c, e.guid) === undefined)
-  if (needDetails.length === 0 && needSummary.length === 0) return
-  const accounts = [...new Set(needSummary.map((e) => e.accountId))]
-  const window = summaryWindow(Date.now())
-  const details = detailsPart(needDetails, detailSelection)
-  const variables: Record<string, unknown> = { ...details.variables }
-  accounts.forEach((a, i) => {
-    variables[`a${i}`] = a
-    variables[`q${i}`] = summaryNrql(
-      needSummary.filter((e) => e.accountId === a).map((e) => e.guid),
+/** One NRQL query of a request, an alias `a<i>` of `pageExtrasDocument`. */
+interface Query {
+  account: number
+  nrql: string
+}
+
+/** The summary NRQL of `entities`, one query per account. */
+function summaryQueries(entities: readonly KeyTransactionOutline[], window: [number, number]) {
+  const accounts = [...new Set(entities.map((e) => e.accountId))]
+  return accounts.map((account) => ({
+    account,
+    nrql: summaryNrql(
+      entities.filter((e) => e.accountId === account).map((e) => e.guid),
       window
-    )
+    ),
+  }))
+}
+
+/** When the applications of `entities` last reported (`apps` gives each one's application GUID),
+ * one query per account. */
+function lastReportedQueries(
+  entities: readonly KeyTransactionOutline[],
+  apps: (guid: string) => string | undefined,
+  until: number
+): Query[] {
+  const accounts = [...new Set(entities.map((e) => e.accountId))]
+  return accounts.map((account) => {
+    const ofAccount = entities.filter((e) => e.accountId === account)
+    return {
+      account,
+      nrql: lastReportedNrql([...new Set(ofAccount.map((e) => apps(e.guid)!))], until),
+    }
+  })
+}
+
+/** Sends `details` and `queries` in one request; remembers the details; answers the rows by GUID. */
+async function extras(c: Context<Env>, details: DetailsPart, queries: readonly Query[]) {
+  const variables: Record<string, unknown> = { ...details.variables }
+  queries.forEach((q, i) => {
+    variables[`a${i}`] = q.account
+    variables[`q${i}`] = q.nrql
   })
   const { data } = await c
     .get('nerdgraph')
     .query<{ actor: Record<string, unknown> }>(
-      pageExtrasDocument(details, accounts.length),
+      pageExtrasDocument(details, queries.length),
       variables
     )
   for (const d of detailsFrom<KeyTransactionDetails>(data.actor))
     rememberDetails(c, kind, d.guid, d)
-  const rows = aliasRows(data.actor, accounts.length)
-  const known = (guid: string) => cachedDetails<KeyTransactionDetails>(c, kind, guid)
-  await addLastReported(c, needSummary, known, rows, window[1])
+  return aliasRows(data.actor, queries.length)
+}
+
+/** The application GUID of a key transaction whose details are cached. */
+const appOf = (c: Context<Env>) => (guid: string) =>
+  cachedDetails<KeyTransactionDetails>(c, kind, guid)?.application?.guid
+
+/**
+ * Fetches what the caches miss for `page` and caches it: the details, the summaries and, for each
+ * reporting key transaction, when its application last reported (plan.ts `lastReportedNrql`). One
+ * request when the details are cached; a page whose details are not needs one more for the
+ * applications they name.
+ */
+async function fillCaches(c: Context<Env>, page: KeyTransactionOutline[]) {
+  const needDetails = page.filter((e) => !cachedDetails(c, kind, e.guid)).map((e) => e.guid)
+  const needSummary = page.filter((e) => cachedSummary(c, e.guid) === undefined)
+  if (needDetails.length === 0 && needSummary.length === 0) return
+  const window = summaryWindow(Date.now())
+  const apps = appOf(c)
+  const reporting = needSummary.filter((e) => e.reporting === true)
+  const early = reporting.filter((e) => apps(e.guid))
+  const rows = await extras(c, detailsPart(needDetails, detailSelection), [
+    ...summaryQueries(needSummary, window),
+    ...lastReportedQueries(early, apps, window[1]),
+  ])
+  const late = reporting.filter((e) => !early.includes(e) && apps(e.guid))
+  if (late.length) {
+    const none = detailsPart([], detailSelection)
+    for (const [guid, row] of await extras(c, none, lastReportedQueries(late, apps, window[1])))
+      rows.set(guid, row)
+  }
   for (const e of needSummary) {
     c.get('caches')
       .of(summariesCache)
-      .set(c.get('keyHash'), `${kind}\u0000${e.guid}`, rows.get(e.guid) ?? null)
+      .set(c.get('keyHash'), `${kind}\u0000${e.guid}`, withLastReported(rows, e.guid, apps(e.guid)))
   }
+}
+
+/** The summary row of a key transaction with its application's `lastReported`; null without both. */
+function withLastReported(rows: Map<string, Row>, guid: string, app: string | undefined) {
+  const lastReported = app === undefined ? undefined : rows.get(app)?.['lastReported']
+  const row = rows.get(guid)
+  if (typeof lastReported !== 'number') return row ?? null
+  return { ...row, lastReported }
 }
 
 /** Summary rows by GUID from the `a0`, `a1`… aliases of one answer. */
@@ -104,45 +169,11 @@ function aliasRows(actor: Record<string, unknown>, accounts: number): Map<string
   return rows
 }
 
-/** A reporting key transaction without a timeslice in the summary window gets the time its
- * application last reported (one more request, only then): every reporting v2 record has
- * `last_reported_at`. `details` gives each one's application. */
-async function addLastReported(
-  c: Context<Env>,
-  entities: readonly KeyTransactionOutline[],
-  details: (guid: string) => KeyTransactionDetails | undefined,
-  rows: Map<string, Row>,
-  until: number
-) {
-  const missing = entities.flatMap((e) => {
-    const app = details(e.guid)?.application?.guid
-    const has = typeof rows.get(e.guid)?.['lastReported'] === 'number'
-    return e.reporting === true && !has && app ? [{ ...e, app }] : []
-  })
-  if (missing.length === 0) return
-  const accounts = [...new Set(missing.map((e) => e.accountId))]
-  const variables: Record<string, unknown> = {}
-  accounts.forEach((a, i) => {
-    variables[`a${i}`] = a
-    const apps = new Set(missing.filter((e) => e.accountId === a).map((e) => e.app))
-    variables[`q${i}`] = lastReportedNrql([...apps], until)
-  })
-  const document = pageExtrasDocument(detailsPart([], detailSelection), accounts.length)
-  const { data } = await c
-    .get('nerdgraph')
-    .query<{ actor: Record<string, unknown> }>(document, variables)
-  const byApp = aliasRows(data.actor, accounts.length)
-  for (const e of missing) {
-    const last = byApp.get(e.app)?.['lastReported']
-    if (typeof last === 'number') rows.set(e.guid, { ...rows.get(e.guid), lastReported: last })
-  }
-}
-
 export async function listKeyTransactions(c: Context<Env>) {
   const p = c.get('params')
   const filters = keyTransactionFilters(p)
   const page = pageParam(p)
-  const query = keyTransactionSearchQuery(filters, pinnedAccount(c))
+  const query = keyTransactionSearchQuery(filters, await listAccount(c))
   const body = (records: Row[]) => ({
     key_transactions: records,
     links: keyTransactionLinkTemplates,
@@ -171,26 +202,48 @@ export async function listKeyTransactions(c: Context<Env>) {
   return { body: body(records), link }
 }
 
+/** A show: one request when the key transaction's application is known from an earlier answer,
+ * else one more, after the entity names it, for when that application last reported. */
 export async function showKeyTransaction(c: Context<Env>) {
   const kt = await resolveEntity(c, keyTransactionKind)
   const window = summaryWindow(Date.now())
+  const known = appOf(c)(kt.guid)
   const { data } = await queryEntity<ShowKeyTransactionData>(
     c,
     keyTransactionKind,
-    showKeyTransactionDocument,
+    known ? showKeyTransactionWithLastDocument : showKeyTransactionDocument,
     {
       guid: kt.guid,
       accountId: kt.accountId,
       summary: summaryNrql([kt.guid], window),
+      ...(known ? { last: lastReportedNrql([known], window[1]) } : {}),
     }
   )
   const e = data.actor.entity
   if (!e || e.guid !== kt.guid) throw new V2Error(404, keyTransactionKind.notFound)
+  rememberDetails(c, kind, e.guid, detailsOf(e))
   const rows = summaryRows(data.actor.account?.summary?.results)
-  await addLastReported(c, [{ ...e, accountId: kt.accountId }], () => e, rows, window[1])
-  const row = rows.get(e.guid)
+  for (const [guid, row] of summaryRows(data.actor.account?.last?.results)) rows.set(guid, row)
+  const app = e.application?.guid
+  if (e.reporting === true && app && !known) {
+    const outline = [{ ...e, accountId: kt.accountId }]
+    const none = detailsPart([], detailSelection)
+    for (const [guid, row] of await extras(
+      c,
+      none,
+      lastReportedQueries(outline, () => app, window[1])
+    ))
+      rows.set(guid, row)
+  }
+  const row = withLastReported(rows, e.guid, app) ?? undefined
   return {
     key_transaction: toV2KeyTransaction(kt.id, e, e, row),
     links: keyTransactionLinkTemplates,
   }
+}
+
+/** The fields the details cache keeps, from a show's entity. */
+function detailsOf(e: KeyTransactionDetails): KeyTransactionDetails {
+  const { guid, apdexTarget, browserApdexTarget, metricName, application } = e
+  return { guid, apdexTarget, browserApdexTarget, metricName, application }
 }

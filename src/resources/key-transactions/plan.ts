@@ -37,7 +37,6 @@ export function summaryWindow(now: number): [number, number] {
 
 const v = 'newrelic.timeslice.value'
 const where = (names: string) => `WHERE metricTimesliceName ${names}`
-const browserNames = `('EndUser', 'EndUser/Apdex')`
 const otherNames = `('Apdex', 'Errors/all', 'EndUser', 'EndUser/Apdex')`
 
 /**
@@ -57,16 +56,17 @@ export function summaryNrql(guids: readonly string[], window: [number, number]):
     `filter(sum(${v}['totalExclusive']), ${apdex}) AS 'f', ` +
     `filter(count(${v}), ${page}) AS 'pageViews', filter(average(${v}), ${page}) AS 'pageLoad', ` +
     `filter(count(${v}), ${browserApdex}) AS 'bs', filter(sum(${v}), ${browserApdex}) AS 'bt', ` +
-    `filter(sum(${v}['totalExclusive']), ${browserApdex}) AS 'bf', ` +
-    `filter(max(timestamp), ${where(`NOT IN ${browserNames}`)}) AS 'lastReported' ` +
+    `filter(sum(${v}['totalExclusive']), ${browserApdex}) AS 'bf' ` +
     `FROM Metric WHERE entity.guid IN ${quoteList(guids)} AND scope IS NULL ` +
     `FACET entity.guid SINCE ${window[0]} UNTIL ${window[1]} LIMIT MAX`
   )
 }
 
 /** When each parent application of `appGuids` last reported, in the hour before `until` (v2 lists
- * what reported "for approximately the last hour", mappings/topology.ts): the time of a reporting
- * key transaction without a timeslice in the summary window. */
+ * what reported "for approximately the last hour", mappings/topology.ts), by the presence metrics
+ * applications use: a key transaction's `last_reported_at` is its application's, as v2 kept no
+ * timeslices of a key transaction's own, only the parent transaction's (New Relic docs "Summary
+ * data examples (v2)"). */
 export function lastReportedNrql(appGuids: readonly string[], until: number): string {
   const presence = presenceMetricNames.map((n) => quote(n)).join(', ')
   return (

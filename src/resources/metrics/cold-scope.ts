@@ -84,7 +84,10 @@ export async function coldMetricData(
   }
   readableFor(c, request, scope)
   const plan = planMetricData(request, scope, null)
-  const document = metricDataDocument(plan.nrql.length, plan.knownNrql.length, true)
+  const document = metricDataDocument(plan.nrql.length, plan.knownNrql.length, {
+    others: plan.othersNrql !== null,
+    members: true,
+  })
   const members = membersNrql({ guid: app.guid }, membershipWindow(Date.now()))
   const { data } = await queryApplication<MetricDataData>(c, document, {
     ...plan.variables,

@@ -8,6 +8,7 @@
  */
 import {
   nrqlInputs,
+  otherMetrics,
   type FormulaName,
   type InputName,
   type ValueType,
@@ -29,6 +30,8 @@ export type ValueRead =
       count: boolean
       formula: FormulaName
       inputs: Partial<Record<InputName, string>>
+      /** The inputs are other metrics': read from the row of the `others` query. */
+      others?: true
     }
 
 export interface Columns {
@@ -36,6 +39,9 @@ export interface Columns {
   groups: { select: string; nameLists: string[] }[]
   /** Every requested name as `IN (…)` lists of up to `namesPerQuery`. */
   nameLists: string[]
+  /** The query of inputs read from other metrics of the scope (mappings/value-types.ts
+   * `otherMetrics`): its select list and its metric names as an `IN (…)` list; null if none. */
+  others: { select: string; names: string } | null
   metrics: { name: string; values: ValueRead[] }[]
 }
 
@@ -74,6 +80,8 @@ function derive(names: readonly string[], requested: readonly string[] | null, t
   // One NRQL per metric family, with only that family's select list: no row carries a column
   // another family asked for. Names past the FACET cap split further.
   const groups = new Map<MetricFamily, { select: SelectList; names: string[] }>()
+  // Inputs of other metrics: one query beside the families', without their FACET.
+  const others = { select: selectList(), names: new Set<string>() }
   const metrics = names.map((name) => {
     const family = familyOf(name, tables)
     let group = groups.get(family)
@@ -87,8 +95,12 @@ function derive(names: readonly string[], requested: readonly string[] | null, t
         const { expr, scale } = scaled(d.nrql)
         return { value, count, alias: select.alias(expr), ...(scale.length ? { scale } : {}) }
       }
-      const inputs = Object.fromEntries(d.inputs.map((i) => [i, select.alias(nrqlInputs[i])]))
-      return { value, count, formula: d.formula, inputs }
+      const other = d.inputs.some((i) => Object.hasOwn(otherMetrics, i))
+      const into = other ? others.select : select
+      const inputs = Object.fromEntries(d.inputs.map((i) => [i, into.alias(nrqlInputs[i])]))
+      if (!other) return { value, count, formula: d.formula, inputs }
+      for (const i of d.inputs) others.names.add(otherMetrics[i as keyof typeof otherMetrics])
+      return { value, count, formula: d.formula, inputs, others: true }
     })
     return { name, values }
   })
@@ -100,6 +112,9 @@ function derive(names: readonly string[], requested: readonly string[] | null, t
       return { select: select.items().join(', '), nameLists: lists(names) }
     }),
     nameLists: lists(names),
+    others: others.select.size()
+      ? { select: others.select.items().join(', '), names: quoteList([...others.names]) }
+      : null,
     metrics,
   }
 }

@@ -12,16 +12,24 @@ export {
   type NrqlData as MetricNamesData,
 } from '../../upstream/nrql-document'
 
+/** Aliases beside the data and known-names ones: `others`, inputs read from other metrics of the
+ * scope (src/resources/metrics/columns.ts); `members`, the application's hosts and instances
+ * (src/resources/metrics/cold-scope.ts). */
+export interface ExtraAliases {
+  others?: boolean
+  members?: boolean
+}
+
 /** `timeout: 30` stays inside NerdGraph's 5–120 s clamp (schema `Account.nrql`; docs-website PR #17898).
  * Data aliases `qN` (one per metric family and 2000 names), known-names aliases `kN` (one per 2000
- * names: which of them the scope has reported, src/resources/metrics/plan.ts); with `members`, alias
- * `members` lists the application's hosts and instances (src/resources/metrics/cold-scope.ts). */
-function build(aliases: number, known: number, members = false): string {
+ * names: which of them the scope has reported, src/resources/metrics/plan.ts), then `extra`. */
+function build(aliases: number, known: number, extra: ExtraAliases = {}): string {
   const indexes = (n: number) => Array.from({ length: n }, (_, i) => i)
   const names = [
     ...indexes(aliases).map((i) => `q${i}`),
     ...indexes(known).map((i) => `k${i}`),
-    ...(members ? ['members'] : []),
+    ...(extra.others ? ['others'] : []),
+    ...(extra.members ? ['members'] : []),
   ]
   const variables = names.map((n) => `$${n}: Nrql!`).join(', ')
   const fields = names.map((n) => `${n}: nrql(query: $${n}, timeout: 30) { results }`)
@@ -42,11 +50,15 @@ const built = new Map<string, string>([
 ])
 
 /** The metric-data document with `aliases` NRQL data queries, `known` known-names queries, and the
- * application's members. */
-export function metricDataDocument(aliases: number, known: number, members = false): string {
-  const key = `${aliases} ${known}${members ? ' members' : ''}`
+ * `extra` aliases. */
+export function metricDataDocument(
+  aliases: number,
+  known: number,
+  extra: ExtraAliases = {}
+): string {
+  const key = `${aliases} ${known}${extra.others ? ' others' : ''}${extra.members ? ' members' : ''}`
   let document = built.get(key)
-  if (!document) built.set(key, (document = build(aliases, known, members)))
+  if (!document) built.set(key, (document = build(aliases, known, extra)))
   return document
 }
 

@@ -23,13 +23,13 @@ export function familyOf(name: string, tables: Tables = defaultTables): MetricFa
 
 /**
  * The values to answer for one metric: all of the family's values in family order when `requested`
- * is null, else the requested ones the family has, in request order (docs "Extract metric timeslice
- * data": `values[]=call_count&values[]=average_response_time` answers call_count first); unknown or
- * inapplicable ones are dropped silently (D-names).
+ * is null, else the requested ones the family has (`onlyAsked` too), in request order (docs "Extract
+ * metric timeslice data": `values[]=call_count&values[]=average_response_time` answers call_count
+ * first); unknown or inapplicable ones are dropped silently (D-names).
  */
 export function valuesFor(family: MetricFamily, requested: readonly string[] | null): ValueType[] {
   if (requested === null) return [...family.values]
-  const own = new Set<string>(family.values)
+  const own = new Set<string>([...family.values, ...(family.onlyAsked ?? [])])
   return requested.filter((v): v is ValueType => own.has(v))
 }
 

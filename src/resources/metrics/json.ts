@@ -17,13 +17,15 @@ export interface ShapedMetricData {
   notFound: string[]
   /** Found metrics in request order, each with its rows at their slice index. */
   found: { name: string; readers: Reader[]; rows: (Row | undefined)[] }[]
+  /** The rows of the `others` query (inputs of other metrics) at their slice index. */
+  others: (Row | undefined)[]
   slices: { from: string; to: string }[]
 }
 
 const text = JSON.stringify
 
 export function metricDataJson(shaped: ShapedMetricData): string {
-  const { found, slices } = shaped
+  const { found, others, slices } = shaped
   let out =
     `{"metric_data":{"from":${text(shaped.from)},"to":${text(shaped.to)},` +
     `"metrics_not_found":${text(shaped.notFound)},` +
@@ -35,14 +37,18 @@ export function metricDataJson(shaped: ShapedMetricData): string {
   const parts: string[] = []
   for (let k = 0; k < found.length; k++) {
     const { name, readers, rows } = found[k]!
-    const { keys, zeros } = layoutOf(readers)
+    const { keys, zeros, mixed } = layoutOf(readers)
     parts.length = heads.length
     for (let i = 0; i < heads.length; i++) {
       const row = rows[i]
       let slice = heads[i]!
-      if (row === undefined) slice += zeros
+      if (row === undefined && !mixed) slice += zeros
       else {
-        for (let j = 0; j < keys.length; j++) slice += keys[j] + valueJson(readers[j]!, row)
+        for (let j = 0; j < keys.length; j++) {
+          const reader = readers[j]!
+          const from = reader.others ? others[i] : row // a value of other metrics: their row
+          slice += keys[j] + (from === undefined ? '0' : valueJson(reader, from))
+        }
         slice += '}}'
       }
       parts[i] = slice
@@ -52,15 +58,16 @@ export function metricDataJson(shaped: ShapedMetricData): string {
   return `${out}]}}`
 }
 
-/** Per reader list (shared across calls, src/resources/metrics/read.ts): each value's `,"key":` and the
- * values of a slice without data, `"key":0,…}}`. */
-const layouts = new WeakMap<readonly Reader[], { keys: string[]; zeros: string }>()
+/** Per reader list (shared across calls, src/resources/metrics/read.ts): each value's `,"key":`, the
+ * values of a slice without data, `"key":0,…}}`, and whether some value reads the `others` rows. */
+const layouts = new WeakMap<readonly Reader[], { keys: string[]; zeros: string; mixed: boolean }>()
 
 function layoutOf(readers: readonly Reader[]) {
   let layout = layouts.get(readers)
   if (!layout) {
     const keys = readers.map((r, j) => `${j ? ',' : ''}${text(r.key)}:`)
-    layouts.set(readers, (layout = { keys, zeros: `${keys.map((key) => `${key}0`).join('')}}}` }))
+    const zeros = `${keys.map((key) => `${key}0`).join('')}}}`
+    layouts.set(readers, (layout = { keys, zeros, mixed: readers.some((r) => r.others) }))
   }
   return layout
 }

@@ -7,7 +7,9 @@
  * NRQL per metric family, whose select list is the NRQL that family's requested values need
  * (identical expressions fetched once, no column of another family), `FACET metricTimesliceName`
  * splits it per metric, `TIMESERIES` per slice (D-nrql). Over 2000 names (the FACET cap) a family's
- * names are split further; every query is an alias of the same document.
+ * names are split further. Values read from other metrics of the scope (EndUser `error_percentage`:
+ * EndUser/errors over Browser, D-nrql) take one more query without that FACET, alias `others`.
+ * Every query is an alias of the same document.
  */
 import { quote } from '../../core/nrql'
 import type { TimeRange } from '../../core/time-range'
@@ -44,6 +46,8 @@ export interface MetricDataPlan {
   variables: Record<string, string | number>
   /** The NRQL of each alias `q0`, `q1`… */
   nrql: string[]
+  /** The NRQL of alias `others`: inputs read from other metrics of the scope, or null. */
+  othersNrql: string | null
   /** Names the scope is known to have (from the metric-names cache), or null: then the NRQL of
    * aliases `k0`, `k1`… (one per `q` alias) in `knownNrql` asks which requested names exist. */
   known: ReadonlySet<string> | null
@@ -65,23 +69,28 @@ export function planMetricData(
   known: ReadonlySet<string> | null = null,
   tables: Tables = defaultTables
 ): MetricDataPlan {
-  const { groups, nameLists, metrics } = columnsOf(request.names, request.values, tables)
+  const { groups, nameLists, others, metrics } = columnsOf(request.names, request.values, tables)
+  const facet = ['metricTimesliceName', ...(scope.facetBy ?? [])]
   const nrql = groups.flatMap(({ select, nameLists }) =>
-    nameLists.map((names) => metricDataNrql(select, names, scope, request.range))
+    nameLists.map((names) => metricDataNrql(select, names, facet, scope, request.range))
   )
+  const othersNrql =
+    others && metricDataNrql(others.select, others.names, scope.facetBy ?? [], scope, request.range)
   const knownNrql = known
     ? []
     : nameLists.map((names) =>
         metricNamesNrql(scope, [`metricTimesliceName IN ${names}`], request.now)
       )
   return {
-    document: metricDataDocument(nrql.length, knownNrql.length),
+    document: metricDataDocument(nrql.length, knownNrql.length, { others: othersNrql !== null }),
     variables: {
       accountId: scope.accountId,
       ...Object.fromEntries(nrql.map((q, i) => [`q${i}`, q])),
       ...Object.fromEntries(knownNrql.map((q, i) => [`k${i}`, q])),
+      ...(othersNrql === null ? {} : { others: othersNrql }),
     },
     nrql,
+    othersNrql,
     known,
     knownNrql,
     metrics,
@@ -92,12 +101,19 @@ export function planMetricData(
 
 /** The explain view of a call: what is sent upstream. */
 export function explainMetricData(request: MetricDataRequest, scope: MetricScope) {
-  const { document, variables, nrql, knownNrql } = planMetricData(request, scope)
-  return { document, variables, nrql, knownNrql }
+  const { document, variables, nrql, othersNrql, knownNrql } = planMetricData(request, scope)
+  return { document, variables, nrql, othersNrql, knownNrql }
 }
 
-/** `select`: the select list; `names`: an `IN (…)` list (src/resources/metrics/columns.ts). */
-function metricDataNrql(select: string, names: string, scope: MetricScope, range: TimeRange) {
+/** `select`: the select list; `names`: an `IN (…)` list (src/resources/metrics/columns.ts); no
+ * `facet`: one row per slice (the `others` query of an application or a resolved host). */
+function metricDataNrql(
+  select: string,
+  names: string,
+  facet: readonly string[],
+  scope: MetricScope,
+  range: TimeRange
+) {
   const minutes = range.sliceMs / 60_000
   const series = range.summarize
     ? ''
@@ -107,8 +123,8 @@ function metricDataNrql(select: string, names: string, scope: MetricScope, range
     // Unscoped rollups only: the scoped copies of Datastore/External rows would count calls twice
     // (NRQL-timeslice: rows carry a `scope` attribute; v2 data.json has no scope parameter).
     `scope IS NULL AND metricTimesliceName IN ${names} ` +
-    `FACET ${['metricTimesliceName', ...(scope.facetBy ?? [])].join(', ')} ` +
-    `SINCE ${range.start} UNTIL ${range.end}${series} LIMIT MAX`
+    (facet.length ? `FACET ${facet.join(', ')} ` : '') +
+    `SINCE ${range.start} UNTIL ${range.end}${series}${facet.length ? ' LIMIT MAX' : ''}`
   )
 }
 

@@ -19,6 +19,8 @@ export interface Reader {
   scale: readonly number[]
   formula: ((inputs: Inputs) => number | null) | undefined
   inputs: readonly (readonly [keyof Inputs, string])[]
+  /** Read from the slice's row of the `others` query, not the metric's own row. */
+  others: boolean
 }
 
 /** Readers per value list (plans share theirs across calls, src/resources/metrics/columns.ts): rounded, raw. */
@@ -37,10 +39,11 @@ function compile(reads: readonly ValueRead[], raw: boolean): Reader[] {
     const round = !raw && !read.count
     if ('alias' in read) {
       const { alias, scale = [] } = read
-      return { key: read.value, round, alias, scale, formula: undefined, inputs: [] }
+      return { key: read.value, round, alias, scale, formula: undefined, inputs: [], others: false }
     }
     const inputs = Object.entries(read.inputs) as [keyof Inputs, string][]
-    return { key: read.value, round, alias: '', scale: [], formula: formulas[read.formula], inputs }
+    const formula = formulas[read.formula]
+    return { key: read.value, round, alias: '', scale: [], formula, inputs, others: !!read.others }
   })
 }
 
@@ -64,24 +67,37 @@ export function readValue(reader: Reader, row: Row): number {
 }
 
 /** The formulas' inputs, one object reused (formulas only read it, mappings/value-types.ts). */
-const scratch: Inputs = { count: 0, total: 0, totalExclusive: 0, sumOfSquares: 0 }
+const scratch: Inputs = {
+  count: 0,
+  total: 0,
+  totalExclusive: 0,
+  sumOfSquares: 0,
+  endUserErrors: 0,
+  pageViews: 0,
+}
 
 function inputsOf(reader: Reader, row: Row): Inputs {
   scratch.count = scratch.total = scratch.totalExclusive = scratch.sumOfSquares = 0
+  scratch.endUserErrors = scratch.pageViews = 0
   for (const [input, alias] of reader.inputs) scratch[input] = numberOf(row[alias]) ?? 0
   return scratch
 }
 
 /**
  * The `values` object of one timeslice, in family order; a slice without a row answers 0 for every
- * value. Counts are exact; the rest is rounded unless `raw=true` (src/core/numbers.ts).
+ * value (`other`: the slice's row of the `others` query, for the readers that read it). Counts are
+ * exact; the rest is rounded unless `raw=true` (src/core/numbers.ts).
  */
 export function sliceValues(
   readers: readonly Reader[],
-  row: Row | undefined
+  row: Row | undefined,
+  other?: Row
 ): Record<string, number> {
   const values: Record<string, number> = {}
-  for (const reader of readers) values[reader.key] = row === undefined ? 0 : readValue(reader, row)
+  for (const reader of readers) {
+    const from = reader.others ? other : row
+    values[reader.key] = from === undefined ? 0 : readValue(reader, from)
+  }
   return values
 }
 

@@ -9,7 +9,12 @@
  */
 import type { Context } from 'hono'
 import type { Env } from '../../http/env'
-import { formulaNrql, nrqlInputs } from '../../../mappings/value-types'
+import {
+  formulaNrql,
+  nrqlInputs,
+  otherMetrics,
+  type ValueDefinition,
+} from '../../../mappings/value-types'
 import type { MetricFamily } from '../../../mappings/metric-families'
 import { quote, quoteList } from '../../core/nrql'
 import { defaultTables, definitionOf, familyOf, valuesFor, type Tables } from './families'
@@ -40,22 +45,35 @@ export function readableMetricData(
     : `SINCE ${quote(iso(range.start))} UNTIL ${quote(iso(range.end))}`
   const slice = range.sliceMs / 60_000
   const series = range.summarize ? '' : ` TIMESERIES ${slice} ${slice === 1 ? 'minute' : 'minutes'}`
-  const facet = ['metricTimesliceName', ...(scope.facetBy ?? [])].join(', ')
-  return [...families].map(([family, names]) => {
-    const values = valuesFor(family, request.values)
-    const select = values.length
-      ? values.map((value) => {
-          const d = definitionOf(family, value, tables)
-          const expr = 'nrql' in d ? d.nrql : formulaNrql[d.formula]((i) => nrqlInputs[i])
-          return `${expr} AS ${quote(value)}`
-        })
-      : [`${nrqlInputs.count} AS 'rows'`] // no requested value applies: which names are found
-    return (
-      `SELECT ${select.join(', ')} FROM Metric WHERE ${scopeWhere(scope)} AND scope IS NULL ` +
-      `AND metricTimesliceName IN ${quoteList(names)} FACET ${facet} ${when}${series} LIMIT MAX`
-    )
+  const query = (select: string[], names: string[], facet: readonly string[]) =>
+    `SELECT ${select.join(', ')} FROM Metric WHERE ${scopeWhere(scope)} AND scope IS NULL ` +
+    `AND metricTimesliceName IN ${quoteList(names)} ` +
+    (facet.length ? `FACET ${facet.join(', ')} ` : '') +
+    `${when}${series}${facet.length ? ' LIMIT MAX' : ''}`
+  // Values of other metrics (mappings/value-types.ts `otherMetrics`): one query without the facet
+  // by metric, the same value for every metric of the call that has it.
+  const others = new Map<string, string>()
+  const otherNames = new Set<string>()
+  const queries = [...families].map(([family, names]) => {
+    const select: string[] = []
+    for (const value of valuesFor(family, request.values)) {
+      const d = definitionOf(family, value, tables)
+      const item = `${expressionOf(d)} AS ${quote(value)}`
+      const read = 'inputs' in d ? d.inputs.filter((i) => Object.hasOwn(otherMetrics, i)) : []
+      if (!read.length) select.push(item)
+      else others.set(value, item)
+      for (const i of read) otherNames.add(otherMetrics[i as keyof typeof otherMetrics])
+    }
+    // No requested value of its own: which names are found.
+    if (!select.length) select.push(`${nrqlInputs.count} AS 'rows'`)
+    return query(select, names, ['metricTimesliceName', ...(scope.facetBy ?? [])])
   })
+  if (others.size) queries.push(query([...others.values()], [...otherNames], scope.facetBy ?? []))
+  return queries
 }
+
+const expressionOf = (d: ValueDefinition) =>
+  'nrql' in d ? d.nrql : formulaNrql[d.formula]((i) => nrqlInputs[i])
 
 /** Lets explain show the call's readable NRQL; computed only if explain asks. */
 export function readableFor(c: Context<Env>, request: MetricDataRequest, scope: MetricScope) {

@@ -32,7 +32,8 @@ export function shapeMetricData(plan: MetricDataPlan, data: MetricDataData): Sha
     to: formatTime(s.to),
   }))
   const { from, to } = plan.range
-  return { from: formatTime(from), to: formatTime(to), notFound, found, slices }
+  const others = plan.othersNrql === null ? [] : slotted(plan, data.actor.account?.['others'])
+  return { from: formatTime(from), to: formatTime(to), notFound, found, others, slices }
 }
 
 /**
@@ -60,13 +61,13 @@ export function toV2MetricData(
   return withJsonWriter(body, () => metricDataJson(shaped))
 }
 
-function v2Metrics({ found, slices }: ShapedMetricData) {
+function v2Metrics({ found, others, slices }: ShapedMetricData) {
   return found.map(({ name, readers, rows }) => ({
     name,
     timeslices: slices.map((slice, i) => ({
       from: slice.from,
       to: slice.to,
-      values: sliceValues(readers, rows[i]),
+      values: sliceValues(readers, rows[i], others[i]),
     })),
   }))
 }
@@ -83,7 +84,6 @@ function knownNames(plan: MetricDataPlan, data: MetricDataData): Set<string> {
 
 /** Facet rows per metric name, placed at their slice index (a summarized call has one slice). */
 function groupRows(plan: MetricDataPlan, data: MetricDataData): Map<string, (Row | undefined)[]> {
-  const { start, sliceMs, summarize } = plan.range
   const out = new Map<string, (Row | undefined)[]>()
   for (let q = 0; q < plan.nrql.length; q++) {
     for (const row of data.actor.account?.[`q${q}`]?.results ?? []) {
@@ -91,13 +91,26 @@ function groupRows(plan: MetricDataPlan, data: MetricDataData): Map<string, (Row
       if (typeof name !== 'string') continue
       let slots = out.get(name)
       if (!slots) out.set(name, (slots = []))
-      const begin = row['beginTimeSeconds']
-      const index =
-        summarize || typeof begin !== 'number' ? 0 : Math.round((begin * 1000 - start) / sliceMs)
-      if (index >= 0) slots[index] = row
+      place(plan, slots, row)
     }
   }
   return out
+}
+
+/** The rows of the `others` alias at their slice index. */
+function slotted(plan: MetricDataPlan, field: { results: Row[] | null } | null | undefined) {
+  const slots: (Row | undefined)[] = []
+  for (const row of field?.results ?? []) place(plan, slots, row)
+  return slots
+}
+
+function place({ range }: MetricDataPlan, slots: (Row | undefined)[], row: Row): void {
+  const begin = row['beginTimeSeconds']
+  const index =
+    range.summarize || typeof begin !== 'number'
+      ? 0
+      : Math.round((begin * 1000 - range.start) / range.sliceMs)
+  if (index >= 0) slots[index] = row
 }
 
 /**

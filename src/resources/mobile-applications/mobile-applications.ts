@@ -13,7 +13,7 @@ import {
   notReportingHealthStatus,
   type AlertSeverity,
 } from '../../../mappings/health-status'
-import { writeAccount } from '../../entities/accounts'
+import { listAccount, writeAccount } from '../../entities/accounts'
 import { createName } from '../../http/create-params'
 import { entitySearchQuery, nameMatches } from '../../entities/entity-search'
 import type { Env } from '../../http/env'
@@ -128,7 +128,7 @@ export async function listMobileApplications(c: Context<Env>) {
   const page = pageParam(p)
   const name = p.get('filter[name]')?.trim() || undefined
   const ids = idList(p, 'filter[ids]', 'filter[id]')
-  const query = entitySearchQuery(mobileKind, { name, ids }, pinnedAccount(c))
+  const query = entitySearchQuery(mobileKind, { name, ids }, await listAccount(c))
   const cursor = await searchCursor(c, query, page)
   if (cursor === null) return { body: { applications: [] }, link: undefined }
   const { data } = await c

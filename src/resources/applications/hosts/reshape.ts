@@ -7,7 +7,7 @@ import { healthStatus } from '../reshape'
 import { instanceKey } from '../../../core/ids'
 import type { Instance } from '../../../entities/topology'
 import { summaryWindowMs } from '../../../../mappings/topology'
-import { addSums, v2EndUserSummary, v2Summary, type Sums } from './summary'
+import { addSums, hasBrowserData, v2EndUserSummary, v2Summary, type Sums } from './summary'
 import type { HostsView } from './load'
 
 const windowMinutes = summaryWindowMs / 60_000
@@ -44,10 +44,11 @@ export function toV2Host(view: HostsView, host: string, id: number): Record<stri
   return record
 }
 
-/** Only for applications with browser monitoring, and beside an application summary (as for
- * applications: fixtures omit `end_user_summary` without browser data). */
+/** Only where the host or instance has browser data in the window, beside an application summary
+ * (v2 shows `end_user_summary` "only with browser data": PGN and HUBOT fixtures; an app's page
+ * views come from the instances that served the pages, so other hosts have none). */
 function addEndUserSummary(record: Record<string, unknown>, view: HostsView, sums?: Sums) {
-  if (sums && view.app.apmBrowserSummary != null) {
+  if (sums && view.app.apmBrowserSummary != null && hasBrowserData(sums)) {
     record['end_user_summary'] = v2EndUserSummary(sums, windowMinutes)
   }
 }

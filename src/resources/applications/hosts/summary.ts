@@ -81,6 +81,9 @@ export function v2Summary(sums: Sums, windowMinutes: number, instanceCount: numb
   }
 }
 
+/** Page views or browser Apdex answers in the window (as `browserSummaryFrom` of applications). */
+export const hasBrowserData = (s: Sums) => s.pageViews > 0 || s.es + s.et + s.ef > 0
+
 /** v2 host/instance `end_user_summary` (no apdex_target: v2 explorer `AppSummaryDataResponse`,
  * AMB): page load in seconds, page views per minute, browser Apdex, as the application's
  * (src/resources/applications/browser.ts). */
