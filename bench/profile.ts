@@ -13,6 +13,7 @@
  * Figures, not pass/fail; the profiler adds its own cost.
  */
 import { fork } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import { Session, type Profiler } from 'node:inspector/promises'
 import { parseConfig } from '../src/core/config'
 import { startServer } from '../src/node'
@@ -37,7 +38,7 @@ const stages: [string, RegExp][] = [
     /src\/resources\/metrics\/(plan|columns|documents|families|scope|names|readable)|src\/core\/nrql|mappings\//,
   ],
   [
-    'client (graphql-request, limits, retry)',
+    'client (GraphQL client, transport, limits, retry)',
     /src\/upstream\/|src\/node\/transport|graphql-request|\/graphql\/|src\/entities\//,
   ],
   ['reshape', /src\/resources\/metrics\/(reshape|read|json)|src\/core\/numbers/],
@@ -89,6 +90,8 @@ const served = calls - before.calls
 const perCall = (cpu.user + cpu.system) / served
 const { profile } = (await session.post('Profiler.stop')) as { profile: Profiler.Profile }
 session.disconnect()
+// `PROFILE_SAVE=<file>.cpuprofile`: the raw profile, for Chrome DevTools or speedscope.
+if (process.env['PROFILE_SAVE']) writeFileSync(process.env['PROFILE_SAVE'], JSON.stringify(profile))
 await server.close()
 upstream.kill()
 

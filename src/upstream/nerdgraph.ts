@@ -1,12 +1,13 @@
 /**
  * @module upstream/nerdgraph
- * The only module that talks to NerdGraph: one POST per attempt through graphql-request, the caller's
- * key as `API-Key`. Around it: identical reads coalesced and attempts limited per key
+ * The only module that talks to NerdGraph: one POST per attempt through the GraphQL client of
+ * src/upstream/worker-graphql-request.ts (graphql-request's behaviour, without its per-request
+ * building), the caller's key as `API-Key`. Around it: identical reads coalesced and attempts limited per key
  * (src/upstream/limits.ts), retries by policy within one deadline (src/upstream/retry.ts), faults mapped to v2
  * statuses (src/upstream/fault.ts), and GraphQL errors beside data judged per operation
  * (mappings/partial-errors.ts).
  */
-import { ClientError, GraphQLClient } from 'graphql-request'
+import { ClientError, GraphQLClient } from './worker-graphql-request'
 import { partialErrorPolicyFor, type PartialErrorPolicy } from '../../mappings/partial-errors'
 import { titles, tooManyRequests, V2Error } from '../core/errors'
 import {
@@ -93,9 +94,13 @@ export interface Upstream {
 
 /**
  * The shared half of the client, built once per app: one `GraphQLClient`, and what each document's
- * first line says (operation name, query or mutation) read once per document, never by parsing it:
- * `excludeOperationName` keeps graphql-request from running graphql-js `parse` on every attempt
- * (graphql-request helpers/analyzeDocument.js), and NerdGraph needs no `operationName` beside a
+ * first line says (operation name, query or mutation) read once per document, never by parsing it.
+ * The client is the small one the Worker also gets for graphql-request (wrangler.toml `[alias]`):
+ * graphql-request 7 itself, on every call, builds a `Headers` and a `URL`, spreads its options into
+ * new objects and, unless told `excludeOperationName`, runs graphql-js `parse` (its
+ * build/legacy/helpers/runRequest.js and helpers/analyzeDocument.js), about a quarter of this
+ * module's CPU per call for nothing v2bridge uses; test/upstream/worker-graphql-request.test.ts
+ * holds the two to the same requests and answers. NerdGraph needs no `operationName` beside a
  * one-operation document (GraphQL over HTTP: "operationName … optional").
  */
 export function createUpstream(
@@ -116,7 +121,6 @@ export function createUpstream(
     },
     headers: { 'User-Agent': 'v2bridge' },
     errorPolicy: 'all',
-    excludeOperationName: true,
   })
   const operations = new Map<string, ReturnType<typeof operationOf>>()
   const operation = (document: string) => {
@@ -129,33 +133,39 @@ export function createUpstream(
 
   function forCaller(caller: CallerOptions): NerdGraph {
     const requestHeaders = { 'API-Key': caller.apiKey }
-    /** The kind of each call's last failed attempt (by its body, one object per call). */
-    const lastKind = new WeakMap<Body, FaultKind>()
 
     /** One POST within `remainingMs`, holding one of the key's slots while it runs. */
     async function attempt<T>(body: Body, partial: PartialErrorPolicy, remainingMs: number) {
       const controller = new AbortController()
       let sentAt: number | undefined
       let timer: ReturnType<typeof setTimeout> | undefined
-      const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => {
-            const fault = transportFault('timeout')
-            controller.abort(fault)
-            reject(fault)
-          },
-          Math.max(0, remainingMs)
-        )
-      })
       try {
-        // The race holds the deadline even if a fetch ignores its abort signal.
-        const res = await Promise.race([
-          limits.slot(caller.partition, controller.signal, () => {
-            sentAt = clock.now()
-            return client.rawRequest<T>({ ...body, requestHeaders, signal: controller.signal })
-          }),
-          timedOut,
-        ])
+        // The timer holds the deadline even if a fetch ignores its abort signal.
+        const res = await new Promise<Awaited<ReturnType<typeof client.rawRequest<T>>>>(
+          (resolve, reject) => {
+            timer = setTimeout(
+              () => {
+                const fault = transportFault('timeout')
+                controller.abort(fault)
+                reject(fault)
+              },
+              Math.max(0, remainingMs)
+            )
+            limits
+              .slot(caller.partition, controller.signal, () => {
+                sentAt = clock.now()
+                const { query, variables, json } = body
+                return client.rawRequest<T>({
+                  query,
+                  variables,
+                  json,
+                  requestHeaders,
+                  signal: controller.signal,
+                })
+              })
+              .then(resolve, reject)
+          }
+        )
         caller.onAccepted?.()
         return settle<T>(res.data, (res.errors ?? []) as GraphQLErrorLike[], partial)
       } catch (err) {
@@ -165,14 +175,15 @@ export function createUpstream(
           sentAt === undefined && err instanceof UpstreamFault && err.kind === 'timeout'
         const fault = queuedOut ? new UpstreamFault('final', tooManyRequests(1)) : toFault(err)
         const kind = fault instanceof UpstreamFault ? fault.kind : 'final'
-        lastKind.set(body, kind)
+        body.lastKind = kind
         telemetry?.upstreamFault(queuedOut || err instanceof OverloadError ? 'overload' : kind)
         throw fault
       } finally {
         clearTimeout(timer)
         if (sentAt !== undefined) {
-          caller.onUpstream?.(clock.now() - sentAt)
-          telemetry?.upstreamAttempt((clock.now() - sentAt) / 1000)
+          const ms = clock.now() - sentAt
+          caller.onUpstream?.(ms)
+          telemetry?.upstreamAttempt(ms / 1000)
         }
       }
     }
@@ -186,7 +197,9 @@ export function createUpstream(
         const op = operation(document)
         const policy = retryPolicies[opts.retry ?? (op.isMutation ? 'write' : 'read')]
         const partial = opts.partial ?? partialErrorPolicyFor(op.name)
-        const body: Body = { query: document, variables }
+        // Serialised once: the coalescing key below and the body sent upstream.
+        const json = JSON.stringify({ query: document, variables })
+        const body: Body = { query: document, variables, json }
         // The request's budget when the app gives one (every call, retry and wait of a v2 request
         // shares it), else this call's own.
         const deadline = opts.ownBudgetMs
@@ -208,8 +221,8 @@ export function createUpstream(
             }
           )
         if (op.isMutation)
-          return run().catch((err: unknown) => Promise.reject(unconfirmed(err, lastKind.get(body))))
-        const id = `${caller.partition}\u0000${partial}\u0000${JSON.stringify(body)}`
+          return run().catch((err: unknown) => Promise.reject(unconfirmed(err, body.lastKind)))
+        const id = `${caller.partition}\u0000${partial}\u0000${json}`
         let leader = false
         const result = await limits.coalesce(id, () => {
           leader = true
@@ -228,9 +241,13 @@ export function createNerdGraph(options: NerdGraphOptions): NerdGraph {
   return createUpstream(options).forCaller(options)
 }
 
+/** One call's request (one object per call, whatever its attempts). */
 interface Body {
   query: string
   variables: Record<string, unknown>
+  json: string
+  /** The kind of the call's last failed attempt. */
+  lastKind?: FaultKind
 }
 
 class FetchFailed extends Error {
@@ -257,6 +274,6 @@ function toFault(err: unknown): unknown {
     return httpFault(err.response.status, errors, err.response.headers.get('retry-after'))
   }
   if (err instanceof FetchFailed) return transportFault('network')
-  // graphql-request throws while parsing a 2xx body that is not a GraphQL JSON result.
+  // The client throws while parsing a 2xx body that is not a GraphQL JSON result.
   return transportFault('badBody')
 }

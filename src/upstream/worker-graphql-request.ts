@@ -5,8 +5,10 @@
  * graphql-request 7's observable behaviour (build/legacy/helpers/runRequest.js): one POST of
  * `{"query","variables"}` as JSON; a non-2xx answer throws `ClientError` carrying `status`, `headers`
  * and, when the body is a GraphQL result, its `errors`; a 2xx body that is not a GraphQL JSON result
- * throws; with `errorPolicy: 'all'` a 2xx result's `errors` come back beside `data`. Node runs the
- * package itself; test/upstream/worker-graphql-request.test.ts holds both to the same answers.
+ * throws; with `errorPolicy: 'all'` a 2xx result's `errors` come back beside `data`. Both entries send
+ * through this client (src/upstream/nerdgraph.ts imports it): on Node it spares graphql-request's
+ * per-request building; the package stays for `gql` on Node and as the reference
+ * test/upstream/worker-graphql-request.test.ts holds this client to (same requests, same answers).
  * About 8 KiB of the Worker, minified, that the Worker's size budget (scripts/size.sh) needs.
  */
 
@@ -83,18 +85,22 @@ export class GraphQLClient {
           variables?: Record<string, unknown>
           requestHeaders?: Record<string, string>
           signal?: AbortSignal
+          /** The body already serialised, `JSON.stringify({ query, variables })`: v2bridge's own
+           * addition, so the client that keys coalescing by it does not serialise it twice. */
+          json?: string
         }
   ): Promise<Answer & { data: T }> {
-    const { query, variables, requestHeaders, signal } =
+    const { query, variables, requestHeaders, signal, json } =
       typeof request === 'string' ? { query: request } : request
-    const headers = new Headers(this.options.headers)
-    for (const [k, v] of Object.entries(requestHeaders ?? {})) headers.set(k, v)
-    headers.set('Accept', 'application/graphql-response+json, application/json')
-    headers.set('Content-Type', 'application/json')
     const init: RequestInit = {
       method: 'POST',
-      headers,
-      body: JSON.stringify({ query, variables }),
+      headers: {
+        ...this.options.headers,
+        ...requestHeaders,
+        Accept: 'application/graphql-response+json, application/json',
+        'Content-Type': 'application/json',
+      },
+      body: json ?? JSON.stringify({ query, variables }),
     }
     if (signal) init.signal = signal
     const res = await (this.options.fetch ?? fetch)(this.url, init)

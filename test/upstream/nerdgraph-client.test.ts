@@ -66,6 +66,25 @@ describe.each(transports)('through %s', (_, transport) => {
     await closeServers()
   })
 
+  it('sends one POST of the document and its variables, with the key as API-Key', async () => {
+    const { ng, sent } = client([ok])
+    const variables = { q: "SELECT 1 FROM Metric WHERE x = 'é'", n: 2 }
+    expect((await ng.query(read, variables)).data).toEqual(ok.body.data)
+    expect(sent).toEqual([
+      {
+        url: 'https://nerdgraph.test/graphql',
+        headers: {
+          accept: 'application/graphql-response+json, application/json',
+          'api-key': key,
+          'content-type': 'application/json',
+          'user-agent': 'v2bridge',
+        },
+        query: read,
+        variables,
+      },
+    ])
+  })
+
   describe('retries', () => {
     it('retries a read after a 503 and answers with the second attempt', async () => {
       const { ng, sent } = client([{ status: 503, body: 'busy', contentType: 'text/plain' }, ok])

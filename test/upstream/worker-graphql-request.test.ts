@@ -73,6 +73,23 @@ describe("the Worker's graphql-request", () => {
     })
   }
 
+  it('sends a body given already serialised as it stands (src/upstream/nerdgraph.ts)', async () => {
+    let sent = ''
+    const client = new shim.GraphQLClient('http://nerdgraph.test/graphql', {
+      fetch: async (_input: RequestInfo | URL, init?: RequestInit) => {
+        sent = String(init?.body)
+        return new Response('{"data":{"a":1}}', { headers: { 'Content-Type': 'application/json' } })
+      },
+    })
+    const json = JSON.stringify({ query: 'query Q { a }', variables: { n: 1 } })
+    const res = await client.rawRequest<unknown>({
+      query: 'query Q { a }',
+      variables: { n: 1 },
+      json,
+    })
+    expect([sent, res.data]).toEqual([json, { a: 1 }])
+  })
+
   it('builds the document with gql as written', () => {
     const name = 'x'
     expect(shim.gql`query ${name} { a }`).toBe(real.gql`query ${name} { a }`)
