@@ -34,7 +34,7 @@ export function pickGenerator(): Generator {
 }
 
 /** Runs `command` to its end; resolves with its stdout. */
-function run(command: string, args: string[]): Promise<string> {
+export function run(command: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
@@ -47,7 +47,7 @@ function run(command: string, args: string[]): Promise<string> {
 }
 
 /** The last line of `out` that is a JSON object. */
-function lastJson(out: string): Record<string, number> {
+export function lastJson(out: string): Record<string, number> {
   const line = out
     .trim()
     .split('\n')

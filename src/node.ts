@@ -71,8 +71,13 @@ export function startServer(
         getBody: () => getBody(incoming),
         connectionScheme: (incoming.socket as TLSSocket).encrypted ? 'https' : 'http',
         ...(incoming.socket.remoteAddress ? { peerAddress: incoming.socket.remoteAddress } : {}),
-        // Compare mode's work starts once the answer has gone (src/compare/index.ts).
-        afterResponse: (job) => void (env.outgoing as ServerResponse).once('close', job),
+        // Compare mode's work starts once the answer has gone (src/compare/index.ts). A client that
+        // left before the answer has closed the response already: no 'close' comes, so run it now.
+        afterResponse: (job) => {
+          const res = env.outgoing as ServerResponse
+          if (res.closed) job()
+          else res.once('close', job)
+        },
       })
       // A body past its cap is not read to its end to keep the connection: 413 closes it (RFC 9110
       // §15.5.14 lets the server close), so a client cannot make Node drain gigabytes after the answer.
