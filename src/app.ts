@@ -247,9 +247,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     const explaining = c.req.header(explainHeader) === '1'
     if (row.answer === 'forwarded' && config.v2Forwarding && !explaining)
       return forwardCall(c, config)
-    // Compare mode (src/compare/): served rows only, never an explanation or an internal call.
-    const comparing =
-      row.answer === 'served' && !explaining && !c.get('internal') ? config.compare.mode : undefined
+    const comparing = compareModeOf(c, row)
     if (comparing === 'v2') return comparisons.shadow(c, row)
     const untranslated = untranslatedAnswer(row, config.v2Forwarding)
     if (untranslated) throw untranslated
@@ -258,6 +256,12 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     await next()
     if (comparing === 'bridge') comparisons.canary(c, row)
   })
+
+  /** Compare mode (src/compare/) of a call: served rows only, never an explanation or an internal call. */
+  function compareModeOf(c: Context<Env>, row: OperationRow) {
+    const served = row.answer === 'served' && c.req.header(explainHeader) !== '1'
+    return served && !c.get('internal') ? c.get('config').compare.mode : undefined
+  }
 
   const internalCalls = new WeakSet<Request>()
   const comparisons = compareCalls({
@@ -295,12 +299,9 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     }
     c.set('operation', row)
     const upstreamKey = await identify(c, ['x-api-key', 'x-license-key', 'api-key'])
-    // Compare mode: a v0 deployment is a write, sent to one side only: in `v2` mode to v0 beside
-    // V2_URL (src/http/forward.ts `forwardUrl`), in `bridge` mode to NerdGraph; never compared.
-    const comparing =
-      row.answer === 'served' && c.req.header(explainHeader) !== '1' && !c.get('internal')
-        ? c.get('config').compare.mode
-        : undefined
+    // A v0 deployment is a write, sent to one side only: in `v2` mode to v0 beside V2_URL
+    // (src/http/forward.ts `forwardUrl`), in `bridge` mode to NerdGraph; never compared.
+    const comparing = compareModeOf(c, row)
     if (comparing === 'v2') return comparisons.shadow(c, row)
     pinnedAccount(c)
     await connect(c, upstreamKey, bodyLimitOf(row, c.req.method))

@@ -6,6 +6,7 @@
  * mrf/newrelic_exporter, ambitioninc/newrelic-api and newrelic-client-go fixtures), 200 a page.
  */
 import type { Hono } from 'hono'
+import type { SimDeployment } from '../data/apm/deployment-store'
 import type { Dataset } from '../data/dataset'
 import type { AlertSeverity, Application, Instance } from '../data/model'
 import { formatTime } from './apm-time'
@@ -222,25 +223,38 @@ export function applicationRoutes(app: Hono<Env>, dataset: Dataset): void {
   app.get('/applications/:application_id/deployments', async (c) => {
     const a = appOr404(c, c.req.param('application_id'))
     if (!a) return error(c, 404, NOT_FOUND.application)
-    const newestFirst = dataset.deployments.of(a.guid)
-    const oldestFirst = [...newestFirst].sort(
-      (x, y) => x.timestamp - y.timestamp || (x.deploymentId < y.deploymentId ? -1 : 1)
-    )
-    const ids = idsInOrder(
-      'deployment',
-      a.id,
-      oldestFirst.map((d) => d.deploymentId)
-    )
-    const { items, headers } = page(c, await params(c), newestFirst, PAGE)
-    const deployments = items.map((d) => ({
-      id: ids.get(d.deploymentId)!,
-      revision: d.version,
-      changelog: d.changelog,
-      description: d.description,
-      user: d.user,
-      timestamp: formatTime(d.timestamp),
-      links: { application: a.id },
-    }))
+    const ids = deploymentIds(dataset, a)
+    const { items, headers } = page(c, await params(c), dataset.deployments.of(a.guid), PAGE)
+    const deployments = items.map((d) => deploymentOut(a, d, ids))
     return answer(c, { deployments, links: LINKS.deployment }, 200, headers)
   })
 }
+
+/** The v2 ID of each deployment of `app`: minted in order, oldest first (ids.ts). */
+export function deploymentIds(dataset: Dataset, app: Application) {
+  const oldestFirst = [...dataset.deployments.of(app.guid)].sort(
+    (x, y) => x.timestamp - y.timestamp || (x.deploymentId < y.deploymentId ? -1 : 1)
+  )
+  return idsInOrder(
+    'deployment',
+    app.id,
+    oldestFirst.map((d) => d.deploymentId)
+  )
+}
+
+/** One deployment as v2 lists and creates it. */
+export const deploymentOut = (
+  app: Application,
+  d: SimDeployment,
+  ids: ReadonlyMap<string, number>
+) => ({
+  id: ids.get(d.deploymentId)!,
+  revision: d.version,
+  changelog: d.changelog,
+  description: d.description,
+  user: d.user,
+  timestamp: formatTime(d.timestamp),
+  links: { application: app.id },
+})
+
+export const deploymentLinks = LINKS.deployment

@@ -18,8 +18,7 @@ import type { Dataset } from '../data/dataset'
 import type { SimDeployment } from '../data/apm/deployment-store'
 import type { Application } from '../data/model'
 import { appOf, NOT_FOUND } from './apm-scope'
-import { formatTime } from './apm-time'
-import { idsInOrder } from './ids'
+import { deploymentIds, deploymentLinks, deploymentOut } from './apm-apps'
 import { answer, error, type Body, type C, type Env } from './respond'
 
 const limits = { revision: 127, changelog: 65535, description: 65535, user: 31 } as const
@@ -60,18 +59,6 @@ async function deploymentFields(c: C): Promise<Map<string, string> | undefined> 
     }
   }
   return found ? out : undefined
-}
-
-/** The v2 ID of each deployment of `app`, as the list numbers them (oldest first). */
-function deploymentIds(dataset: Dataset, app: Application) {
-  const oldestFirst = [...dataset.deployments.of(app.guid)].sort(
-    (x, y) => x.timestamp - y.timestamp || (x.deploymentId < y.deploymentId ? -1 : 1)
-  )
-  return idsInOrder(
-    'deployment',
-    app.id,
-    oldestFirst.map((d) => d.deploymentId)
-  )
 }
 
 /** Records a deployment: it and the v2 ID it gets. */
@@ -122,20 +109,8 @@ export function deploymentWriteRoutes(app: Hono<Env>, dataset: Dataset) {
     if (messages.length)
       return answer(c, { error: { title: 'Validation failed', messages } } as Body, 422)
     const { d, id } = record(dataset, a, f, at)
-    const deployment = {
-      id,
-      revision: d.version,
-      changelog: d.changelog,
-      description: d.description,
-      user: d.user,
-      timestamp: formatTime(d.timestamp),
-      links: { application: a.id },
-    }
-    return answer(
-      c,
-      { deployment, links: { 'deployment.agent': '/v2/applications/{application_id}' } },
-      201
-    )
+    const deployment = deploymentOut(a, d, new Map([[d.deploymentId, id]]))
+    return answer(c, { deployment, links: deploymentLinks }, 201)
   })
 }
 

@@ -52,6 +52,18 @@ const preferences: readonly string[] = ['PER_POLICY', 'PER_CONDITION', 'PER_COND
 const hidden = (r: V2Row) =>
   Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'policy_id'))
 
+/** The account a key acts for in the v2 world, or null: a user key for the account it was created in,
+ * an account's REST API key (`x-api-key`) or license key (`x-license-key`, v0 only) for that account. */
+function accountOfKey(key: string, header: 'x-api-key' | 'x-license-key'): number | null {
+  const k = key.trim()
+  if (header === 'x-license-key')
+    return k === DEMO_LEGACY_KEYS.license ? DEMO_LEGACY_KEY_ACCOUNTS.license : null
+  return (
+    principalFor(k)?.homeAccountId ??
+    (k === DEMO_LEGACY_KEYS.rest ? DEMO_LEGACY_KEY_ACCOUNTS.rest : null)
+  )
+}
+
 /** The stand-in for one simulator's dataset. */
 export function v2StandIn(dataset: Dataset): Hono<Env> {
   const app = new Hono<Env>({
@@ -68,11 +80,8 @@ export function v2StandIn(dataset: Dataset): Hono<Env> {
   app.use('*', async (c, next) => {
     const key = c.req.header('x-api-key') ?? c.req.header('api-key')
     if (!key?.trim()) return error(c, 401, 'No API key specified')
-    // A user key acts for the account it was created in; an account's REST API key for that account.
-    const account =
-      principalFor(key)?.homeAccountId ??
-      (key.trim() === DEMO_LEGACY_KEYS.rest ? DEMO_LEGACY_KEY_ACCOUNTS.rest : undefined)
-    if (account === undefined) return error(c, 401, 'Invalid API Key')
+    const account = accountOfKey(key, 'x-api-key')
+    if (account === null) return error(c, 401, 'Invalid API Key')
     c.set('accountId', account)
     c.set('switches', v2SwitchesOf(dataset).current)
     await next()
@@ -201,14 +210,10 @@ function conditionRoutes(
 export function v0StandIn(dataset: Dataset): Hono<Env> {
   const app = new Hono<Env>()
   app.post('/deployments.xml', (c) => {
-    const apiKey = c.req.header('x-api-key')?.trim()
-    const license = c.req.header('x-license-key')?.trim()
+    const apiKey = c.req.header('x-api-key')
     const account = apiKey
-      ? (principalFor(apiKey)?.homeAccountId ??
-        (apiKey === DEMO_LEGACY_KEYS.rest ? DEMO_LEGACY_KEY_ACCOUNTS.rest : null))
-      : license === DEMO_LEGACY_KEYS.license
-        ? DEMO_LEGACY_KEY_ACCOUNTS.license
-        : null
+      ? accountOfKey(apiKey, 'x-api-key')
+      : accountOfKey(c.req.header('x-license-key') ?? '', 'x-license-key')
     return v0Deployment(c, dataset, account)
   })
   return app

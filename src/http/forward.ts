@@ -41,18 +41,18 @@ export interface ForwardOptions {
  * content negotiation, the client's name, the request id) travels up; only content headers, `Link`,
  * the rate-limit headers (mappings/rate-limit-headers.ts) and `Retry-After` come back. Cookies,
  * `Authorization`, `Forwarded`/`X-Forwarded-*`, `Via`, `Origin` or another key header never pass. */
+const requestHeaders = [
+  'x-api-key',
+  'api-key',
+  'accept',
+  'content-type',
+  'user-agent',
+  'x-request-id',
+]
 export const forwardedHeaders = {
-  request: ['x-api-key', 'api-key', 'accept', 'content-type', 'user-agent', 'x-request-id'],
+  request: requestHeaders,
   /** The legacy v0 call (compare mode `v2`) also takes a license key; v2 itself never does. */
-  v0Request: [
-    'x-api-key',
-    'x-license-key',
-    'api-key',
-    'accept',
-    'content-type',
-    'user-agent',
-    'x-request-id',
-  ],
+  v0Request: [...requestHeaders, 'x-license-key'],
   response: [
     'content-type',
     'etag',
