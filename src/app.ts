@@ -71,9 +71,9 @@ export interface AppOptions {
   config?: Config
   /** The fetch every upstream call goes through (tests pass the simulator's). */
   fetch?: typeof fetch
-  /** The fetch of NerdGraph calls when `fetch` is not given: the Node entry passes its own
-   * (src/node/transport.ts); the platform's fetch when absent. */
-  nerdgraphFetch?: typeof fetch
+  /** The fetch of upstream calls (NerdGraph, and v2 for forwarded and compared calls) when `fetch`
+   * is not given: the Node entry passes its own (src/node/transport.ts); the platform's when absent. */
+  upstreamFetch?: typeof fetch
   /** Receives one structured line per request (src/core/request-log.ts); none when absent. */
   log?: RequestLog
   /** Per-key limits toward NerdGraph (src/upstream/limits.ts); tests shrink them. */
@@ -148,7 +148,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   const fingerprint = options.fingerprint ?? keyFingerprint
   const readStatic = staticReader(options.files)
   const fieldTable = fieldTableReader(readStatic)
-  const nerdgraphFetch = options.fetch ?? options.nerdgraphFetch
+  const upstreamFetch = options.fetch ?? options.upstreamFetch
   // One NerdGraph client per configuration (the Worker's bindings are one object per deployment).
   const upstreams = new WeakMap<Config, Upstream>()
   const upstreamFor = (config: Config) => {
@@ -158,7 +158,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
         endpoint: config.nerdgraphUrl,
         limits,
         telemetry,
-        ...(nerdgraphFetch ? { fetch: nerdgraphFetch } : {}),
+        ...(upstreamFetch ? { fetch: upstreamFetch } : {}),
         ...(options.clock ? { clock: options.clock } : {}),
       })
       upstreams.set(config, upstream)
@@ -319,7 +319,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
       partition: c.get('keyHash'),
       limits,
       origin: c.get('origin'),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(upstreamFetch ? { fetch: upstreamFetch } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       onUpstream: (ms) => {
         stats.upstreamRequests += 1

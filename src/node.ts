@@ -62,7 +62,7 @@ export function startServer(
     ...(config.reportAdminToken ? { reportOrg: orgReport(config.reportAdminToken) } : {}),
     ...options,
     log: afterResponse(options.log),
-    ...(fetchImpl ? { fetch: fetchImpl } : { nerdgraphFetch: nodeTransport() }),
+    ...(fetchImpl ? { fetch: fetchImpl } : { upstreamFetch: nodeTransport() }),
   })
   return new Promise((resolve, reject) => {
     const fetchCallback = async (req: Request, env: HttpBindings | Http2Bindings) => {

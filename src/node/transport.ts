@@ -1,11 +1,13 @@
 /**
  * @module node/transport
- * The Node entry's way to NerdGraph: each POST over node:http(s) on kept-alive connections, answered
- * with the Response members graphql-request reads (`status`, `ok`, `headers.get`, `text`: its
+ * The Node entry's way upstream, to NerdGraph and (forwarded and compared calls) to v2: each call over
+ * node:http(s) on kept-alive connections, answered with the Response members graphql-request and
+ * src/http/forward.ts read (`status`, `ok`, `headers.get`, `text`, `arrayBuffer`: graphql-request's
  * build/legacy/helpers/runRequest.js). Node's global fetch (undici) spends about 0.2 ms of CPU on a
  * small call in web streams, a clone of every request and header objects (`npm run bench:overhead`),
  * as much as the rest of a small metric-data call. Only src/node.ts imports this module, so the
- * Worker keeps the platform's fetch. Like fetch, it asks for compressed answers and decodes them.
+ * Worker keeps the platform's fetch. Like fetch, it asks for compressed answers and decodes them, and
+ * follows no redirect (forward.ts asks for `redirect: 'manual'`).
  */
 import { isAscii } from 'node:buffer'
 import http from 'node:http'
@@ -38,18 +40,26 @@ class Answer {
   constructor(
     readonly status: number,
     headers: http.IncomingHttpHeaders,
-    private readonly body: string
+    private readonly bytes: Buffer
   ) {
     this.ok = status >= 200 && status <= 299
     this.headers = new AnswerHeaders(headers)
   }
   text(): Promise<string> {
-    return Promise.resolve(this.body)
+    // NerdGraph's JSON is mostly ASCII, which decodes as Latin-1 at a third of UTF-8's cost.
+    const { bytes } = this
+    return Promise.resolve(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString())
+  }
+  arrayBuffer(): Promise<ArrayBuffer> {
+    const { bytes } = this
+    return Promise.resolve(
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer
+    )
   }
 }
 
 /**
- * A fetch for NerdGraph calls: string or byte bodies over node:http(s) with one keep-alive pool per
+ * A fetch for upstream calls: string, byte or no bodies over node:http(s) with one keep-alive pool per
  * transport; anything else (a `Request` object, a streamed body) goes to the global fetch. A
  * connection idle for `idleMs` is closed, as undici's `keepAliveTimeout` (4 s) does, so a call
  * rarely meets one the server is closing; Node's agent shortens it further to a server's
@@ -72,9 +82,12 @@ export function nodeTransport(
     if (signal?.aborted) return Promise.reject(signal.reason)
     const headers = headersOf(init.headers)
     headers['accept-encoding'] ??= acceptEncoding
-    headers['content-length'] = String(
-      typeof body === 'string' ? Buffer.byteLength(body) : body.length
-    )
+    const method = init.method ?? 'GET'
+    // A GET or HEAD without a body goes without a length, as fetch sends it (RFC 9110 §8.6).
+    if (body.length > 0 || (method !== 'GET' && method !== 'HEAD'))
+      headers['content-length'] = String(
+        typeof body === 'string' ? Buffer.byteLength(body) : body.length
+      )
     return new Promise((settle, settleFailed) => {
       // Not http.request's `signal` option, which also watches the request stream's end
       // (lib/internal/streams/add-abort-signal.js in nodejs/node): more work for the same effect.
@@ -91,7 +104,7 @@ export function nodeTransport(
       }
       const request = (endpoint.protocol === 'https:' ? https : http).request(
         endpoint,
-        { method: init.method ?? 'GET', headers, agent },
+        { method, headers, agent },
         (res) => {
           const decoder = decoders[(res.headers['content-encoding'] ?? '').trim().toLowerCase()]
           const stream: Readable = decoder ? (res.pipe(decoder()) as unknown as Readable) : res
@@ -102,9 +115,7 @@ export function nodeTransport(
           res.once('close', () => res.complete || reject(new Error('answer cut off')))
           stream.once('end', () => {
             const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
-            // NerdGraph's JSON is mostly ASCII, which decodes as Latin-1 at a third of UTF-8's cost.
-            const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString()
-            resolve(new Answer(res.statusCode ?? 0, res.headers, text))
+            resolve(new Answer(res.statusCode ?? 0, res.headers, bytes))
           })
         }
       )

@@ -54,6 +54,35 @@ describe('the Node transport to NerdGraph', () => {
     expect(await answer.text()).toBe('{"data":{"é":1}}')
   })
 
+  it('sends a GET or HEAD without a body and a length, and answers the bytes as they came', async () => {
+    const seen: { method?: string; length?: string; body: string }[] = []
+    const { url } = await serve((req, body, res) => {
+      seen.push({ method: req.method, length: req.headers['content-length'], body })
+      res.writeHead(200, { 'Content-Type': 'application/xml', Link: '<x>; rel="next"' })
+      res.end(req.method === 'HEAD' ? undefined : '<é>1</é>')
+    })
+    const send = nodeTransport()
+    const got = await send(url, { method: 'GET', headers: { 'X-Api-Key': 'K' } })
+    expect(Buffer.from(await got.arrayBuffer()).toString()).toBe('<é>1</é>')
+    expect(got.headers.get('link')).toBe('<x>; rel="next"')
+    const head = await send(url, { method: 'HEAD' })
+    expect([head.status, (await head.arrayBuffer()).byteLength]).toEqual([200, 0])
+    await send(url, { method: 'PUT', body: '' })
+    expect(seen).toEqual([
+      { method: 'GET', length: undefined, body: '' },
+      { method: 'HEAD', length: undefined, body: '' },
+      { method: 'PUT', length: '0', body: '' },
+    ])
+  })
+
+  it('follows no redirect', async () => {
+    const { url } = await serve((_req, _body, res) =>
+      res.writeHead(301, { Location: 'http://127.0.0.1:1/elsewhere' }).end()
+    )
+    const got = await nodeTransport()(url, { method: 'GET', redirect: 'manual' })
+    expect([got.status, got.headers.get('location')]).toEqual([301, 'http://127.0.0.1:1/elsewhere'])
+  })
+
   it('decodes gzip, deflate and brotli answers', async () => {
     const text = JSON.stringify({ data: { rows: Array.from({ length: 500 }, (_, i) => i) } })
     const coded: Record<string, Buffer> = {
