@@ -11,7 +11,7 @@
 import type { Context } from 'hono'
 import type { OperationRow } from '../../mappings/operations'
 import type { Env } from '../http/env'
-import { afterAnswer, Comparer } from './index'
+import { afterAnswer, Comparer, copyOf } from './index'
 import type { Outcome } from './aggregate'
 
 export interface CallHooks {
@@ -85,7 +85,7 @@ export function compareCalls(hooks: CallHooks, comparer = new Comparer()) {
       const done = comparer.admit(c.get('config').compare, c.get('keyHash'))
       if (!done) hooks.settle(c, outcome(row, 'skipped'))
       else {
-        const theirs = res.clone()
+        const theirs = copyOf(res)
         run(
           c,
           () =>
@@ -104,7 +104,7 @@ export function compareCalls(hooks: CallHooks, comparer = new Comparer()) {
       if (c.res.status === 304) return hooks.settle(c, outcome(row, 'skipped'))
       const done = comparer.admit(c.get('config').compare, c.get('keyHash'))
       if (!done) return hooks.settle(c, outcome(row, 'skipped'))
-      const mine = c.res.clone()
+      const mine = copyOf(c.res)
       const read = readOf(c, c.get('params')?.entries())
       run(
         c,

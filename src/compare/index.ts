@@ -9,6 +9,7 @@
  */
 import type { Context } from 'hono'
 import type { Env } from '../http/env'
+import { bytesResponse, renderedBytes } from '../http/respond'
 import { requestLine, type RequestLogLine } from '../core/request-log'
 import { compareAnswers } from './diff'
 import { learnNoise, sortDifferences, type Bands } from './noise'
@@ -22,9 +23,20 @@ export { addOutcome, verificationLine } from './aggregate'
 export type { CompareMode, CompareSettings } from '../core/config'
 import type { CompareSettings } from '../core/config'
 
-/** An answer read to its end. */
+/** An answer read to its end: its bytes as rendered when it has them (src/http/respond.ts). */
 export async function answerFrom(res: Response): Promise<Answer> {
-  return answerOf(res.status, res.headers, await res.text())
+  const bytes = renderedBytes(res)
+  return answerOf(res.status, res.headers, bytes ? decoder.decode(bytes) : await res.text())
+}
+
+const decoder = new TextDecoder()
+
+/** A second reader of `res`'s answer for the comparison: the same bytes in a response of their own
+ * when they were rendered (the caller's copy keeps the runtime's direct write), else a clone. */
+export function copyOf(res: Response): Response {
+  const bytes = renderedBytes(res)
+  if (!bytes || res.status === 204 || res.status === 304) return res.clone()
+  return bytesResponse(bytes, { status: res.status, headers: new Headers(res.headers) })
 }
 
 export interface Operation {

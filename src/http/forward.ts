@@ -13,6 +13,7 @@ import { forwardStatus } from '../../mappings/upstream-errors'
 import { bodyLimits, checkEncoding, readCapped } from './body'
 import { V2Error, tooManyRequests } from '../core/errors'
 import { paramsFromBody } from './params'
+import { bytesResponse } from './respond'
 import {
   retryPolicies,
   systemClock,
@@ -187,10 +188,13 @@ function settle(res: Response, bytes: ArrayBuffer, rebase: (h: Headers) => Heade
     const fault = faultOf('badGateway')
     throw res.status === 501 ? new UpstreamFault('final', fault.error) : fault
   }
-  return new Response(res.status === 204 || res.status === 304 ? null : bytes, {
+  const init = {
     status: res.status,
     headers: rebase(allowlisted(res.headers, forwardedHeaders.response)),
-  })
+  }
+  return res.status === 204 || res.status === 304
+    ? new Response(null, init)
+    : bytesResponse(new Uint8Array(bytes), init)
 }
 
 /**

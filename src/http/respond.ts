@@ -28,19 +28,25 @@ export function render(
 ): Response {
   const renderer = renderers[format]
   // Encoded once: the ETag digest (src/http/etag.ts) and the runtime's write share these bytes.
-  const bytes = encoder.encode(renderer.render(body))
-  const response = new Response(bytes, {
+  return bytesResponse(encoder.encode(renderer.render(body)), {
     status,
     headers: { 'Content-Type': renderer.contentType, ...headers },
   })
-  rendered.set(response, bytes)
-  return response
 }
 
 const encoder = new TextEncoder()
 const rendered = new WeakMap<Response, Uint8Array<ArrayBuffer>>()
 
-/** The UTF-8 body a response of `render` carries, without reading it (src/http/etag.ts). */
+/** A response of `bytes` whose body can be read again without reading it (`renderedBytes`). */
+export function bytesResponse(bytes: Uint8Array<ArrayBuffer>, init: ResponseInit): Response {
+  const response = new Response(bytes, init)
+  rendered.set(response, bytes)
+  return response
+}
+
+/** The body of a response of `render` or `bytesResponse`, without reading it: the ETag digest
+ * (src/http/etag.ts) and compare mode (src/compare/calls.ts) read it so, since a `clone()` would tee
+ * the body into streams that the runtime then reads in place of the bytes. */
 export function renderedBytes(response: Response): Uint8Array<ArrayBuffer> | undefined {
   return rendered.get(response)
 }
