@@ -49,18 +49,6 @@ export function alertsReadRoutes(app: Hono<Env>, dataset: Dataset): void {
     return answer(c, { [key]: items }, 200, headers)
   }
 
-  /** explorer IncidentResponseType; client-go incidents fixture key order; `closed_at` absent while
-   * open; `exclude_violations=true` leaves `links.policy_id` only. */
-  const incidentOut = (issue: SimIssue, withViolations: boolean): Body => ({
-    id: v2IncidentId(issue.issueId),
-    opened_at: issue.createdAt,
-    ...(issue.closedAt === null ? {} : { closed_at: issue.closedAt }),
-    incident_preference: policyOf(issue.policyId)?.incidentPreference ?? 'PER_POLICY',
-    links: {
-      ...(withViolations ? { violations: issue.incidentIds.map(Number) } : {}),
-      policy_id: issue.policyId,
-    },
-  })
   app.on(['GET', 'POST'], '/alerts_incidents', async (c) => {
     const p = await params(c)
     const open = flag(p, 'only_open')
@@ -74,7 +62,7 @@ export function alertsReadRoutes(app: Hono<Env>, dataset: Dataset): void {
       issues.map((i) => ({
         at: i.createdAt,
         id: v2IncidentId(i.issueId),
-        body: incidentOut(i, withViolations),
+        body: incidentOut(dataset, i, withViolations),
       }))
     )
   })
@@ -152,6 +140,21 @@ export function alertsReadRoutes(app: Hono<Env>, dataset: Dataset): void {
     return answer(c, { channels: items }, 200, headers)
   })
 }
+
+/** One incident (an AI issue): explorer IncidentResponseType; client-go incidents fixture key
+ * order; `closed_at` absent while open; `exclude_violations=true` leaves `links.policy_id` only. */
+export const incidentOut = (dataset: Dataset, issue: SimIssue, withViolations = true): Body => ({
+  id: v2IncidentId(issue.issueId),
+  opened_at: issue.createdAt,
+  ...(issue.closedAt === null ? {} : { closed_at: issue.closedAt }),
+  incident_preference:
+    alertsOf(dataset).policies.find((p) => p.id === issue.policyId)?.incidentPreference ??
+    'PER_POLICY',
+  links: {
+    ...(withViolations ? { violations: issue.incidentIds.map(Number) } : {}),
+    policy_id: issue.policyId,
+  },
+})
 
 /** Violations never carry `rel="last"` (docs "Pagination for API output"). */
 export const withoutLast = (link: string) =>
@@ -244,13 +247,24 @@ function matches(e: Body, p: Map<string, string[]>): boolean {
 }
 
 const str = (v: unknown) => (v === null || v === undefined ? undefined : String(v))
+/** JSON text of an object as that object; any other text as it is. */
+function jsonObject(text: string | undefined): unknown {
+  try {
+    const parsed: unknown = text ? JSON.parse(text) : undefined
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : text
+  } catch {
+    return text
+  }
+}
 const snake = (k: string) => k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`)
 
 /** A channel's `configuration` in v2's words, every value a string (client-go channels fixtures:
- * `include_json_attachment: "true"`, `user_id: "2680539"`), keys sorted; null settings omitted. */
-export function channelConfiguration(ch: SimChannel): Record<string, string> {
+ * `include_json_attachment: "true"`, `user_id: "2680539"`) but a webhook's `headers` and JSON
+ * `payload`, objects (client-go `testWebhookComplexHeadersAndPayloadResponseJSON`), keys sorted;
+ * null settings omitted. */
+export function channelConfiguration(ch: SimChannel): Record<string, unknown> {
   const c = ch.config
-  const out: Record<string, string | undefined> = {}
+  const out: Record<string, unknown> = {}
   switch (ch.type) {
     case 'EMAIL':
       out['recipients'] = Array.isArray(c['emails']) ? c['emails'].join(',') : str(c['emails'])
@@ -269,9 +283,11 @@ export function channelConfiguration(ch: SimChannel): Record<string, string> {
           : type
             ? 'application/json'
             : undefined
-      out['payload'] = str(c['customPayloadBody'])
-      const headers = c['customHttpHeaders']
-      out['headers'] = headers == null ? undefined : JSON.stringify(headers)
+      out['payload'] = jsonObject(str(c['customPayloadBody']))
+      const headers = c['customHttpHeaders'] as { name: string; value: string }[] | null | undefined
+      out['headers'] = headers
+        ? Object.fromEntries(headers.map((h) => [h.name, h.value]))
+        : undefined
       const auth = c['basicAuth'] as { username?: string; password?: string } | null | undefined
       out['auth_username'] = str(auth?.username)
       out['auth_password'] = str(auth?.password)
@@ -285,7 +301,11 @@ export function channelConfiguration(ch: SimChannel): Record<string, string> {
       break
     default:
       for (const [k, v] of Object.entries(c))
-        out[snake(k)] = typeof v === 'object' && v !== null ? JSON.stringify(v) : str(v)
+        out[snake(k)] = Array.isArray(v)
+          ? v.join(',') // OpsGenie teams, tags, recipients: comma lists (v2 explorer POST notes)
+          : typeof v === 'object' && v !== null
+            ? JSON.stringify(v)
+            : str(v)
   }
   return Object.fromEntries(
     Object.entries(out)

@@ -69,7 +69,8 @@ const summaries = (s: Summary) => ({
   ...(s.endUser ? { end_user_summary: s.endUser } : {}),
 })
 
-function applicationOut(dataset: Dataset, app: Application) {
+/** One application as v2 lists, shows, updates and deletes it. */
+export function applicationOut(dataset: Dataset, app: Application) {
   const recent = recentMembers(dataset, app.id, app.accountId)
   const instances = instanceIds(app)
   const hosts = hostIds(app)
@@ -258,3 +259,4 @@ export const deploymentOut = (
 })
 
 export const deploymentLinks = LINKS.deployment
+export const applicationLinks = LINKS.application

@@ -10,7 +10,12 @@ import type { Hono } from 'hono'
 import type { Dataset } from '../data/dataset'
 import type { AlertSeverity, Application } from '../data/model'
 import { MINUTE } from '../data/apm/timeslices'
-import { OWNER_USER_ID, type KeyTransaction, type MobileApp } from '../data/resources/catalog'
+import {
+  OWNER_USER_ID,
+  type BrowserApp,
+  type KeyTransaction,
+  type MobileApp,
+} from '../data/resources/catalog'
 import { loaderScript, mobileSummary } from '../data/resources/entities'
 import { mobileMinute } from '../data/resources/rows'
 import { reportedAt } from './apm-apps'
@@ -231,30 +236,42 @@ export function labelsOf(dataset: Dataset, accountId: number): Body[] {
         byKey.set(key, label)
       }
   }
-  const buckets = () => ({ green: [], orange: [], red: [], gray: [] }) as Record<string, number[]>
   return [...byKey.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, { category, name, apps }]) => {
-      const ids = apps.map((a) => a.id).sort((a, b) => a - b)
-      const health = buckets()
-      for (const a of apps) {
-        const colour = healthOf(a.reporting, a.alertSeverity)
-        ;(health[colour] ?? health['gray']!).push(a.id)
-      }
-      for (const list of Object.values(health)) list.sort((a, b) => a - b)
-      return {
-        key,
-        category,
-        name,
-        application_health_status: health,
-        server_health_status: buckets(),
-        origins: { apm: ids, synthetics: [], agents: [] },
-        links: { applications: ids, servers: [] },
-      }
-    })
+    .map(([, { category, name, apps }]) => labelOut(category, name, apps))
+}
+
+/** One label `category:name` on `apps` (client-go labels_test fixture's keys and order). */
+export function labelOut(category: string, name: string, apps: readonly Application[]): Body {
+  const buckets = () => ({ green: [], orange: [], red: [], gray: [] }) as Record<string, number[]>
+  const ids = apps.map((a) => a.id).sort((a, b) => a - b)
+  const health = buckets()
+  for (const a of apps) {
+    const colour = healthOf(a.reporting, a.alertSeverity)
+    ;(health[colour] ?? health['gray']!).push(a.id)
+  }
+  for (const list of Object.values(health)) list.sort((a, b) => a - b)
+  return {
+    key: `${category}:${name}`,
+    category,
+    name,
+    application_health_status: health,
+    server_health_status: buckets(),
+    origins: { apm: ids, synthetics: [], agents: [] },
+    links: { applications: ids, servers: [] },
+  }
 }
 
 const byId = <T extends { id: number | string }>(a: T, b: T) => Number(a.id) - Number(b.id)
+
+/** One browser application as v2 lists and creates it (New Relic docs "Add or list browser apps
+ * (API v2)"; ambitioninc/newrelic-api fixture). */
+export const browserOut = (b: BrowserApp): Body => ({
+  id: b.id,
+  name: b.name,
+  browser_monitoring_key: b.licenseKey,
+  loader_script: loaderScript(b),
+})
 
 /** Key transactions, browser and mobile applications (and their metrics), users, labels. */
 export function resourceRoutes(app: Hono<Env>, dataset: Dataset): void {
@@ -298,16 +315,7 @@ export function resourceRoutes(app: Hono<Env>, dataset: Dataset): void {
       .browser()
       .filter((b) => b.accountId === account(c) && contains(b.name, name) && idIn(b.id, ids))
       .sort(byId)
-    return list(
-      c,
-      'browser_applications',
-      found.map((b) => ({
-        id: b.id,
-        name: b.name,
-        browser_monitoring_key: b.licenseKey,
-        loader_script: loaderScript(b),
-      }))
-    )
+    return list(c, 'browser_applications', found.map(browserOut))
   })
 
   const mobile = (c: C) =>

@@ -20,13 +20,17 @@ import { alertsOf, type AlertsState } from '../data/alerts/state'
 import type { Dataset } from '../data/dataset'
 import { DEMO_LEGACY_KEY_ACCOUNTS, DEMO_LEGACY_KEYS, principalFor } from '../data/keys'
 import { applicationRoutes } from './apm-apps'
+import { appWriteRoutes } from './app-writes'
 import { alertsReadRoutes } from './alerts'
+import { alertsWriteRoutes } from './alerts-writes'
 import { metricRoutes } from './apm-metrics'
 import { deploymentWriteRoutes, v0Deployment } from './deployment-writes'
 import { conditionFamilies, seedConditions, type Family, type V2Row } from './conditions'
 import { v2SwitchesOf } from './perturb'
+import { labelWriteRoutes } from './label-writes'
 import { resourceRoutes } from './resources'
 import { answer, error, type Body, type C, type Env } from './respond'
+import { serverRoutes } from './servers'
 
 type Policy = AlertsState['policies'][number]
 
@@ -151,6 +155,10 @@ export function v2StandIn(dataset: Dataset): Hono<Env> {
   resourceRoutes(app, dataset)
   deploymentWriteRoutes(app, dataset)
   alertsReadRoutes(app, dataset)
+  appWriteRoutes(app, dataset)
+  serverRoutes(app)
+  labelWriteRoutes(app, dataset)
+  alertsWriteRoutes(app, dataset)
   app.notFound((c) => error(c, 404, 'Not found'))
   return app
 }

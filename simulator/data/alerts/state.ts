@@ -23,7 +23,7 @@ export interface AlertsState extends AlertsSeed {
   issueOpen(issue: SimIssue): boolean
   issueState(issue: SimIssue): 'ACTIVATED' | 'CLOSED'
   /** Closes an issue and its incidents at `at`. */
-  resolveIssue(issue: SimIssue, at: number, by: string): void
+  resolveIssue(issue: SimIssue, at: number, by: string | null): void
   channelsOf(accountId: number): SimChannel[]
   incidentsOf(issue: SimIssue): SimIncident[]
 }
@@ -52,7 +52,7 @@ function createAlertsState(dataset: Dataset): AlertsState {
     },
     issueOpen: (issue: SimIssue) => issue.closedAt === null,
     issueState: (issue: SimIssue) => (issue.closedAt === null ? 'ACTIVATED' : 'CLOSED'),
-    resolveIssue(issue: SimIssue, at: number, by: string) {
+    resolveIssue(issue: SimIssue, at: number, by: string | null) {
       issue.closedAt = at
       issue.closedBy = by
       for (const incident of state.incidentsOf(issue)) incident.closedAt ??= at

@@ -26,6 +26,8 @@ export interface DeploymentStore {
   /** Every deployment of every entity. */
   all(): SimDeployment[]
   add(deployment: SimDeployment): void
+  /** Removes one deployment (the v2 stand-in's DELETE); false when there is none with that id. */
+  remove(deploymentId: string): boolean
   /** Back to the seeded history. */
   reset(): void
 }
@@ -92,6 +94,15 @@ export function createDeploymentStore(
       const at = list.findIndex((x) => x.timestamp <= d.timestamp) // newest first, new before equal
       list.splice(at < 0 ? list.length : at, 0, d)
       byGuid.set(d.entityGuid, list)
+    },
+    remove(deploymentId) {
+      for (const [guid, list] of byGuid) {
+        const kept = list.filter((d) => d.deploymentId !== deploymentId)
+        if (kept.length === list.length) continue
+        byGuid.set(guid, kept)
+        return true
+      }
+      return false
     },
     reset: seedAll,
   }
