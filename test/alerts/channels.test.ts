@@ -223,7 +223,8 @@ describe('/v2/alerts_policy_channels', () => {
     expect(h.alerts.channels.find((c) => c.id === 2932512)!.policyIds).toEqual([5101102, 5101103])
   })
 
-  it('DELETE removes one channel from a policy and answers the channel without it', async () => {
+  // client-go policy_channels_test.go testDeletePolicyChannelResponseJSON: the channel as it was.
+  it('DELETE removes one channel from a policy and answers the channel as it was', async () => {
     const h = alertsHarness()
     const res = await h.call(
       '/v2/alerts_policy_channels.xml?policy_id=5101103&channel_id=2932513',
@@ -233,7 +234,7 @@ describe('/v2/alerts_policy_channels', () => {
     const xml = await res.text()
     expect(xml).toContain('<channel_response>\n  <channel>\n    <id>2932513</id>')
     expect(xml).toContain(
-      '<policy_ids>\n        <policy_id>5101101</policy_id>\n      </policy_ids>'
+      '<policy_ids>\n        <policy_id>5101101</policy_id>\n        <policy_id>5101103</policy_id>\n      </policy_ids>'
     )
     expect(h.alerts.channels.find((c) => c.id === 2932513)!.policyIds).toEqual([5101101])
   })

@@ -61,7 +61,8 @@ export async function addPolicyChannels(c: Context<Env>) {
   return { policy: { id: Number(policyId), channel_ids: channelIds.map(Number) } }
 }
 
-/** `DELETE /v2/alerts_policy_channels?policy_id=&channel_id=` → the channel without that policy.
+/** `DELETE /v2/alerts_policy_channels?policy_id=&channel_id=` → the channel as it was, that policy
+ * still in its `links.policy_ids` (client-go policy_channels_test.go `testDeletePolicyChannelResponseJSON`).
  * An association that does not exist (unknown channel, or a channel not on that policy) is v2's
  * 404 `No policy channel found with the given ID` (explorer alerts_policy_channels DELETE), found
  * before any write is sent. */
@@ -78,6 +79,5 @@ export async function removePolicyChannel(c: Context<Env>) {
   if (!linked.includes(Number(policyId))) throw new V2Error(404, channelTitles.noPolicyChannel)
   if (!(await changePolicy(c, 'remove', accountId, policyId!, [channelId!])))
     throw new V2Error(404, channelTitles.noPolicyChannel)
-  const remaining = linked.filter((id) => id !== Number(policyId))
-  return { channel: toV2Channel(channel, remaining), links: channelLinks }
+  return { channel: toV2Channel(channel, linked), links: channelLinks }
 }
