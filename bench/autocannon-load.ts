@@ -1,24 +1,36 @@
 /**
  * @module bench/autocannon-load
  * The fallback load generator of bench/load.ts, in a process of its own so it takes no CPU from the
- * bench's: `node --import tsx bench/autocannon-load.ts url connections seconds keys` loads `url` with
- * autocannon, each request carrying the next of `keys` API keys (as bench/wrk-keys.lua does), and
- * prints one line of JSON (bench/load.ts `LoadResult`).
+ * bench's: `node --import tsx bench/autocannon-load.ts url connections seconds keys [path…]` loads
+ * `url` with autocannon, request i carrying key i and going to path i (each modulo its count) as
+ * bench/wrk-rotate.lua does: `keys` a number n (the bench keys NRAK-BENCH…1 to n) or one API key, no
+ * paths for the URL's own. Prints one line of JSON (bench/load.ts `LoadResult`).
  */
 import autocannon from 'autocannon'
 
-const [url, connections, seconds, keys] = process.argv.slice(2)
+const [url, connections, seconds, keys, ...paths] = process.argv.slice(2)
 const count = Number(keys ?? 16)
-const headers = Array.from({ length: count }, (_, i) => ({
-  'x-api-key': `NRAK-BENCH${String(i + 1).padStart(22, '0')}`,
-}))
+const apiKeys = Number.isInteger(count)
+  ? Array.from({ length: count }, (_, i) => `NRAK-BENCH${String(i + 1).padStart(22, '0')}`)
+  : [keys!]
 let n = 0
 const result = await autocannon({
   url: url!,
   connections: Number(connections ?? 10),
   duration: Number(seconds ?? 3),
   timeout: 60,
-  requests: [{ setupRequest: (req) => ({ ...req, headers: headers[n++ % count] }) }],
+  requests: [
+    {
+      setupRequest: (req) => {
+        const i = n++
+        return {
+          ...req,
+          ...(paths.length ? { path: paths[i % paths.length]! } : {}),
+          headers: { ...req.headers, 'x-api-key': apiKeys[i % apiKeys.length]! },
+        }
+      },
+    },
+  ],
 })
 const requests = result.requests.total
 console.log(

@@ -10,8 +10,8 @@
  * `v2` comparing none (`V2_COMPARE_SAMPLE=0`: forwarding alone, the baseline of shadow mode, whose
  * answers come from v2, not NerdGraph). `V2_COMPARE_PER_KEY=25`, so the bench's one key has every
  * sampled call compared. The load generator runs out of their way (bench/load.ts `pickGenerator`:
- * wrk with bench/compare-wrk.lua, installed where absent and possible, else autocannon in its own
- * process, bench/compare-load.ts): 10 connections back to back, each request for the next of 16
+ * wrk with bench/wrk-rotate.lua, installed where absent and possible, else autocannon in its own
+ * process, bench/autocannon-load.ts): 10 connections back to back, each request for the next of 16
  * applications.
  *
  * Latency, twice: with the upstream answering at once, where every server runs at its CPU capacity
@@ -38,7 +38,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process'
 import { loadavg } from 'node:os'
 import { DEMO_KEYS } from '../simulator'
-import { lastJson, pickGenerator, run, type LoadResult } from './load'
+import { load, pickGenerator, type LoadResult } from './load'
 
 const seconds = Number(process.argv[2] ?? process.env['BENCH_SECONDS'] ?? 4)
 const rounds = Number(process.argv[3] ?? process.env['BENCH_ROUNDS'] ?? 12)
@@ -159,30 +159,10 @@ try {
     await (await fetch(servers.off.url + paths[0], { headers: { 'X-Api-Key': key } })).arrayBuffer()
   ).byteLength
 
-  /** One run on `side`, `duration` s back to back. */
-  async function load(side: Side, duration: number): Promise<LoadResult> {
-    const url = servers[side].url
-    if (generator === 'wrk') {
-      const args = ['-t1', `-c${connections}`, `-d${duration}s`, '--timeout', '60s']
-      const script = ['-s', here('./compare-wrk.lua'), url, key, ...paths]
-      const r = lastJson(await run('wrk', [...args, ...script]))
-      return {
-        requests: r['requests']!,
-        rps: r['requests']! / (r['durationUs']! / 1e6),
-        p50Ms: r['p50Us']! / 1000,
-        p99Ms: r['p99Us']! / 1000,
-        bad: r['connect']! + r['read']! + r['write']! + r['status']! + r['timeout']!,
-      }
-    }
-    const args = [here('./compare-load.ts'), url, key, `${connections}`, `${duration}`, ...paths]
-    return lastJson(
-      await run(process.execPath, ['--import', 'tsx', ...args])
-    ) as unknown as LoadResult
-  }
   /** A run between two drains: no call of another run is counted or takes CPU from it. */
   async function measure(side: Side, duration = seconds): Promise<Run> {
     const before = await ask(servers[side], { drain: true })
-    const r = await load(side, duration)
+    const r = await load(generator, servers[side].url, connections, duration, key, paths)
     const after = await ask(servers[side], { drain: true })
     const answered = after.answered - before.answered || 1
     return {

@@ -1,10 +1,10 @@
 /**
  * @module bench/load
  * The load generator of the benchmarks, out of the measured servers' way: `wrk` (one thread, a C
- * event loop that costs little next to the server it loads) with bench/wrk-keys.lua, installed by
+ * event loop that costs little next to the server it loads) with bench/wrk-rotate.lua, installed by
  * bench/install-wrk.sh where absent and possible; else autocannon, run in a child process of its own
  * (bench/autocannon-load.ts) rather than in the bench's. `BENCH_LOADGEN=autocannon` forces the
- * fallback. Either way each request carries the next of `keys` API keys.
+ * fallback. Either way each request carries the next key and goes to the next path (`load`).
  */
 import { execFileSync, spawn } from 'node:child_process'
 
@@ -57,17 +57,21 @@ export function lastJson(out: string): Record<string, number> {
   return JSON.parse(line) as Record<string, number>
 }
 
-/** `connections` connections on `url` for `seconds` s, each request with the next of `keys` keys. */
+/** `connections` connections on `url` for `seconds` s, request i carrying key i and going to path i,
+ * each modulo its count: `keys` a number n (the bench keys 1 to n) or one API key; no `paths`, the
+ * URL's own path. */
 export async function load(
   generator: Generator,
   url: string,
   connections: number,
   seconds: number,
-  keys: number
+  keys: number | string,
+  paths: string[] = []
 ): Promise<LoadResult> {
   if (generator === 'wrk') {
     const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '60s']
-    const r = lastJson(await run('wrk', [...args, '-s', here('./wrk-keys.lua'), url, String(keys)]))
+    const script = ['-s', here('./wrk-rotate.lua'), url, String(keys), ...paths]
+    const r = lastJson(await run('wrk', [...args, ...script]))
     return {
       requests: r['requests']!,
       rps: r['requests']! / (r['durationUs']! / 1e6),
@@ -78,7 +82,7 @@ export async function load(
   }
   const args = ['--import', 'tsx', here('./autocannon-load.ts'), url]
   const r = lastJson(
-    await run(process.execPath, [...args, `${connections}`, `${seconds}`, `${keys}`])
+    await run(process.execPath, [...args, `${connections}`, `${seconds}`, String(keys), ...paths])
   )
   return r as unknown as LoadResult
 }
