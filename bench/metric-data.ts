@@ -6,7 +6,7 @@
 import type { MetricDataData } from '../src/resources/metrics/documents'
 import { planMetricData } from '../src/resources/metrics/plan'
 import { toV2MetricData } from '../src/resources/metrics/reshape'
-import { renderJson } from '../src/http/render/json'
+import { renderJsonBytes } from '../src/http/render/json'
 import { renderXml } from '../src/http/render/xml'
 import { resolveTimeRange } from '../src/core/time-range'
 import { tenNames } from './cases'
@@ -48,5 +48,7 @@ console.log(
 time('plan (10 names, all values)', 20_000, () =>
   planMetricData({ now: 0, names, values: null, range, raw: false }, scope)
 )
-time('reshape + JSON (10 names × 60 slices)', 2_000, () => renderJson(toV2MetricData(plan, data)))
+time('reshape + JSON (10 names × 60 slices)', 2_000, () =>
+  renderJsonBytes(toV2MetricData(plan, data))
+)
 time('reshape + XML', 500, () => renderXml(toV2MetricData(plan, data)))

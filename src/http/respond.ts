@@ -28,13 +28,12 @@ export function render(
 ): Response {
   const renderer = renderers[format]
   // Encoded once: the ETag digest (src/http/etag.ts) and the runtime's write share these bytes.
-  return bytesResponse(encoder.encode(renderer.render(body)), {
+  return bytesResponse(renderer.bytes(body), {
     status,
     headers: { 'Content-Type': renderer.contentType, ...headers },
   })
 }
 
-const encoder = new TextEncoder()
 const rendered = new WeakMap<Response, Uint8Array<ArrayBuffer>>()
 
 /** A response of `bytes` whose body can be read again without reading it (`renderedBytes`). */

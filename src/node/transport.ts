@@ -40,21 +40,30 @@ class Answer {
   constructor(
     readonly status: number,
     headers: http.IncomingHttpHeaders,
-    private readonly bytes: Buffer
+    private bytes: Buffer | undefined
   ) {
     this.ok = status >= 200 && status <= 299
     this.headers = new AnswerHeaders(headers)
   }
   text(): Promise<string> {
     // NerdGraph's JSON is mostly ASCII, which decodes as Latin-1 at a third of UTF-8's cost.
-    const { bytes } = this
-    return Promise.resolve(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString())
+    return this.read((b) => (isAscii(b) ? b.toString('latin1') : b.toString()))
   }
   arrayBuffer(): Promise<ArrayBuffer> {
-    const { bytes } = this
-    return Promise.resolve(
-      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer
+    return this.read((b) =>
+      b.byteOffset === 0 && b.length === b.buffer.byteLength
+        ? (b.buffer as ArrayBuffer)
+        : (b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer)
     )
+  }
+  /** The body, once, as a fetch body is read once ("Body is unusable" after). The answer lets go of
+   * it: the upstream response object still holds this answer while the call is reshaped and written
+   * (issue 27), and the bytes are not needed once read. */
+  private read<T>(as: (bytes: Buffer) => T): Promise<T> {
+    const bytes = this.bytes
+    if (bytes === undefined) return Promise.reject(new TypeError('Body is unusable'))
+    this.bytes = undefined
+    return Promise.resolve(as(bytes))
   }
 }
 
@@ -108,13 +117,16 @@ export function nodeTransport(
         (res) => {
           const decoder = decoders[(res.headers['content-encoding'] ?? '').trim().toLowerCase()]
           const stream: Readable = decoder ? (res.pipe(decoder()) as unknown as Readable) : res
-          const chunks: Buffer[] = []
+          let chunks: Buffer[] = []
           stream.on('data', (chunk: Buffer) => chunks.push(chunk))
           stream.once('error', reject)
           res.once('error', reject)
           res.once('close', () => res.complete || reject(new Error('answer cut off')))
           stream.once('end', () => {
             const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
+            // The listener above stays on the response, which lives on while the call is reshaped
+            // and written: it must not keep the chunks (issue 27).
+            chunks = []
             resolve(new Answer(res.statusCode ?? 0, res.headers, bytes))
           })
         }

@@ -10,7 +10,7 @@ import {
 } from '../../src/resources/metrics/plan'
 import { toV2MetricData } from '../../src/resources/metrics/reshape'
 import { round3 } from '../../src/core/numbers'
-import { renderJson } from '../../src/http/render/json'
+import { renderJsonBytes } from '../../src/http/render/json'
 import { renderXml } from '../../src/http/render/xml'
 import { formatTime, resolveTimeRange, slicesOf } from '../../src/core/time-range'
 
@@ -94,6 +94,10 @@ function reference(plan: MetricDataPlan, data: MetricDataData) {
 }
 
 const now = Date.parse('2026-03-10T12:00:00Z')
+const utf8 = new TextEncoder()
+/** The JSON text an answer carries: its bytes, decoded. */
+const renderJson = (body: Record<string, unknown>) =>
+  new TextDecoder().decode(renderJsonBytes(body))
 /** One name of every family (its names, else a prefix), and names JSON must escape. */
 const namePool = [
   ...metricFamilies.map((f) => f.names[0] ?? `${f.prefixes[0]}Some/thing`),
@@ -197,9 +201,49 @@ describe('metric data JSON written in one pass (issue 16)', () => {
         const expected = JSON.stringify(reference(plan, data))
         expect(renderJson(body)).toBe(expected)
         expect(JSON.stringify(body)).toBe(expected)
+        expect(renderJsonBytes(body)).toEqual(utf8.encode(expected))
       }),
       { numRuns: 1_500 }
     )
+  })
+
+  it('writes the UTF-8 bytes of that text, however far the first metric misjudges the rest (issue 27)', () => {
+    // The first name has no rows (every value 0), the others full-precision values and names JSON
+    // escapes or UTF-8 spells in two and three bytes: the buffer sized after the first metric
+    // must grow, and characters must not be split where it runs out.
+    const names = [
+      'HttpDispatcher',
+      ...Array.from({ length: 40 }, (_, i) => `Custom/é\u2028"${i}"/ü`),
+    ]
+    const to = Date.parse('2026-03-10T11:00:00Z')
+    const range = resolveTimeRange(
+      {
+        from: new Date(to - 120 * 60_000).toISOString(),
+        to: new Date(to).toISOString(),
+        summarize: false,
+      },
+      now
+    )
+    const plan = planMetricData(
+      { now, names, values: null, range, raw: true },
+      { accountId: 1, guid: 'G' },
+      new Set(names)
+    )
+    const aliases = [...plan.nrql[0]!.matchAll(/ AS '([^']+)'/g)].map((m) => m[1]!)
+    const results = names.slice(1).flatMap((name, n) =>
+      Array.from({ length: 120 }, (_, i) => ({
+        facet: name,
+        metricTimesliceName: name,
+        beginTimeSeconds: (range.start + i * range.sliceMs) / 1000,
+        ...Object.fromEntries(aliases.map((a, k) => [a, (n * 7919 + i * 31 + k) / 7])),
+      }))
+    )
+    const data: MetricDataData = { actor: { account: { q0: { results } } } }
+    const expected = JSON.stringify(reference(plan, data))
+    const bytes = renderJsonBytes(toV2MetricData(plan, data))
+    expect(bytes.byteLength).toBeGreaterThan(1_000_000)
+    expect(bytes.byteLength).toBe(utf8.encode(expected).byteLength)
+    expect(new TextDecoder().decode(bytes)).toBe(expected)
   })
 
   it('leaves the XML answer as the v2 object renders it', () => {

@@ -102,6 +102,26 @@ describe('the Node transport to NerdGraph', () => {
     }
   })
 
+  it('decodes an answer in pieces: ASCII ones, then a character split between two', async () => {
+    // Each piece leaves in its own write after a pause, so it arrives as its own chunk.
+    const text = `{"data":{"names":["${'a'.repeat(70_000)}","Custom/é€😀"]}}`
+    const bytes = Buffer.from(text)
+    const cut = bytes.indexOf(Buffer.from('€')) + 1 // inside the three bytes of €
+    const pieces = [bytes.subarray(0, 40_000), bytes.subarray(40_000, cut), bytes.subarray(cut)]
+    const { url } = await serve(async (_req, _body, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      for (const piece of pieces) {
+        res.write(piece)
+        await new Promise((done) => setTimeout(done, 20))
+      }
+      res.end()
+    })
+    const answer = await nodeTransport()(url, post('{}'))
+    expect(await answer.text()).toBe(text)
+    // Read once, as a fetch body is: the answer no longer holds the text.
+    await expect(answer.text()).rejects.toThrow(TypeError)
+  })
+
   it('keeps one connection alive for calls one after another', async () => {
     const { url, stats } = await serve((_req, _body, res) => res.end('{"data":{}}'))
     const send = nodeTransport()

@@ -2,14 +2,17 @@
  * @module http/render
  * Output formats as a table chosen by the path suffix (D-intro: paths end in `.json` or `.xml`).
  */
-import { renderJson } from './json'
-import { renderXml } from './xml'
+import { renderJsonBytes } from './json'
+import { renderXml, type V2Body } from './xml'
 
+const encoder = new TextEncoder()
+
+/** Each format's content type and the UTF-8 bytes an answer in it carries (src/http/respond.ts). */
 export const renderers = {
   // As the real API sends them (docs "Extract metric timeslice data" and
   // "API overload protection" show `Content-Type: application/json`, no charset).
-  json: { contentType: 'application/json', render: renderJson },
-  xml: { contentType: 'application/xml', render: renderXml },
+  json: { contentType: 'application/json', bytes: renderJsonBytes },
+  xml: { contentType: 'application/xml', bytes: (body: V2Body) => encoder.encode(renderXml(body)) },
 } as const
 
 export type Format = keyof typeof renderers

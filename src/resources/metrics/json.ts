@@ -3,8 +3,10 @@
  * The JSON text of a v2 `metric_data` body written in one pass from the shaped rows
  * (src/resources/metrics/reshape.ts), without building the v2 object: exactly `JSON.stringify` of the
  * object `toV2MetricData` gives (test/metrics/json.test.ts checks it over random answers). Issue 16:
- * building, then stringifying, some 100,000 value objects dominated large calls.
+ * building, then stringifying, some 100,000 value objects dominated large calls. Issue 27: written
+ * in pieces into the answer's bytes (src/http/render/json.ts), never as one string.
  */
+import type { JsonSink } from '../../http/render/json'
 import { round3Json } from '../../core/numbers'
 import { readRaw, type Reader } from './read'
 
@@ -24,12 +26,18 @@ export interface ShapedMetricData {
 
 const text = JSON.stringify
 
-export function metricDataJson(shaped: ShapedMetricData): string {
+/**
+ * Writes the answer into `sink` in pieces: the head, then each metric's name and its slices joined
+ * into one flat string. No piece holds the whole answer (issue 27: the peak memory of the largest
+ * call); after the first metric the sink is told how much the rest will take, at that metric's size.
+ */
+export function writeMetricDataJson(shaped: ShapedMetricData, sink: JsonSink): void {
   const { found, others, slices } = shaped
-  let out =
+  sink.write(
     `{"metric_data":{"from":${text(shaped.from)},"to":${text(shaped.to)},` +
-    `"metrics_not_found":${text(shaped.notFound)},` +
-    `"metrics_found":${text(found.map((m) => m.name))},"metrics":[`
+      `"metrics_not_found":${text(shaped.notFound)},` +
+      `"metrics_found":${text(found.map((m) => m.name))},"metrics":[`
+  )
   // Times are formatTime's `YYYY-MM-DDTHH:MM:SS+00:00`: nothing in them to escape.
   const heads = slices.map((s, i) => `${i ? ',' : ''}{"from":"${s.from}","to":"${s.to}","values":{`)
   // Each metric's slices are joined into one flat string: one rope of some 200,000 `+=` pieces
@@ -53,9 +61,16 @@ export function metricDataJson(shaped: ShapedMetricData): string {
       }
       parts[i] = slice
     }
-    out += `${k ? ',' : ''}{"name":${text(name)},"timeslices":[${parts.join('')}]}`
+    const head = `${k ? ',' : ''}{"name":${text(name)},"timeslices":[`
+    const timeslices = parts.join('')
+    sink.write(head)
+    sink.write(timeslices)
+    sink.write(']}')
+    // The other metrics at about this one's size (their values' digits vary: 1/32 more).
+    const rest = (head.length + timeslices.length + 2) * (found.length - 1)
+    if (k === 0) sink.expect(rest + (rest >> 5) + 3)
   }
-  return `${out}]}}`
+  sink.write(']}}')
 }
 
 /** Per reader list (shared across calls, src/resources/metrics/read.ts): each value's `,"key":`, the

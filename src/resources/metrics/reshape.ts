@@ -7,7 +7,7 @@
 import { withJsonWriter } from '../../http/render/json'
 import { formatTime, slicesOf } from '../../core/time-range'
 import type { MetricDataData } from './documents'
-import { metricDataJson, type ShapedMetricData } from './json'
+import { writeMetricDataJson, type ShapedMetricData } from './json'
 import type { MetricDataPlan, ValueRead } from './plan'
 import { readersOf, sliceValues } from './read'
 
@@ -58,7 +58,7 @@ export function toV2MetricData(
       },
     },
   }
-  return withJsonWriter(body, () => metricDataJson(shaped))
+  return withJsonWriter(body, (sink) => writeMetricDataJson(shaped, sink))
 }
 
 function v2Metrics({ found, others, slices }: ShapedMetricData) {
