@@ -41,7 +41,8 @@ export function renderJsonBytes(body: Record<string, unknown>): Uint8Array<Array
 
 /** A growing UTF-8 buffer filled by `TextEncoder#encodeInto` (WHATWG Encoding; Workers and Node). */
 class Utf8Buffer implements JsonSink {
-  private buffer = new Uint8Array(8 * 1024)
+  // A small answer (a summarized call: a few hundred bytes) fits; a large one grows by `expect`.
+  private buffer = new Uint8Array(1024)
   private size = 0
 
   write(piece: string): void {
