@@ -68,3 +68,11 @@ export function benchCases(appId: number, now = Date.now()): BenchCase[] {
     },
   ]
 }
+
+/** The path of the call `which` names (`small`, `ten`, `largest`) for the bench's application. */
+export function casePath(which: string): string {
+  const [, ten, largest] = benchCases(9045822)
+  const path = { small: smallCall(9045822), ten: ten!, largest: largest! }[which]?.path
+  if (!path) throw new Error(`unknown case ${which}: small, ten or largest`)
+  return path
+}

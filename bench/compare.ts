@@ -36,9 +36,8 @@
  * the GC freed may stay with the process).
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process'
-import { loadavg } from 'node:os'
 import { DEMO_KEYS } from '../simulator'
-import { load, pickGenerator, type LoadResult } from './load'
+import { load, loadAverage, median, pickGenerator, type LoadResult } from './load'
 
 const seconds = Number(process.argv[2] ?? process.env['BENCH_SECONDS'] ?? 4)
 const rounds = Number(process.argv[3] ?? process.env['BENCH_ROUNDS'] ?? 12)
@@ -118,11 +117,6 @@ const ask = (server: Server, message: object) =>
   })
 const comparedOf = (d: Drained) => (d.outcomes['equal'] ?? 0) + (d.outcomes['differing'] ?? 0)
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
 /** The least-squares slope of `y` over `x`. */
 const slope = (xy: [number, number][]) => {
   const mx = xy.reduce((t, [x]) => t + x, 0) / xy.length
@@ -133,10 +127,6 @@ const slope = (xy: [number, number][]) => {
 }
 const pct = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`
-const load3 = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')
 
 try {
   const generator = pickGenerator()
@@ -233,7 +223,7 @@ try {
     `bench:compare — ${paths.length} applications in turn (${size} bytes an answer), concurrency ` +
       `${connections}, load generator ${generator === 'wrk' ? 'wrk (1 thread, out of process)' : 'autocannon in its own process'}; ` +
       `${rounds} interleaved rounds of ${seconds} s per side; compare mode with V2_COMPARE_SAMPLE=${sample} and ` +
-      `V2_COMPARE_PER_KEY=25; load average ${load3()} at start`
+      `V2_COMPARE_PER_KEY=25; load average ${loadAverage()} at start`
   )
   for (const side of sides) await measure(side, 2) // warm every server and the replay
 
@@ -317,7 +307,7 @@ try {
         `RSS ${pct(last.rss / first.rss)}`
     )
   }
-  console.log(`\nload average ${load3()} at end`)
+  console.log(`\nload average ${loadAverage()} at end`)
 } finally {
   for (const child of children) child.kill()
 }

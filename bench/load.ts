@@ -7,6 +7,7 @@
  * fallback. Either way each request carries the next key and goes to the next path (`load`).
  */
 import { execFileSync, spawn } from 'node:child_process'
+import { loadavg } from 'node:os'
 
 export type Generator = 'wrk' | 'autocannon'
 
@@ -86,3 +87,16 @@ export async function load(
   )
   return r as unknown as LoadResult
 }
+
+/** The median of `xs` (the mean of the middle two when even). */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+/** The machine's load averages over 1, 5 and 15 minutes, as a benchmark prints them. */
+export const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')

@@ -2,8 +2,8 @@
  * @module bench/overhead-memory
  * `node --expose-gc --import tsx bench/overhead-memory.ts [case] [calls]` (default `largest`, 5): the
  * memory one metric-data call takes in v2bridge's Node entry, issue 27 item 3 (peak no larger than
- * twice NerdGraph's answer). v2bridge runs in this process (startServer, request lines not written);
- * the canned NerdGraph (bench/canned-upstream.ts) and the client that reads and drops the answer run
+ * twice NerdGraph's answer). v2bridge runs in this process in front of
+ * the canned NerdGraph (bench/bridge-on-canned.ts); NerdGraph and the client that reads and drops the answer run
  * in child processes, so their bytes are not counted. Before each call a full collection; during it a
  * worker thread samples the process's resident set every 0.2 ms (the main thread is busy parsing
  * and writing, so it cannot sample itself). Prints NerdGraph's answer and v2's answer in bytes, and
@@ -13,9 +13,8 @@
  */
 import { fork } from 'node:child_process'
 import { Worker } from 'node:worker_threads'
-import { parseConfig } from '../src/core/config'
-import { startServer } from '../src/node'
-import { benchCases, smallCall } from './cases'
+import { bridgeOnCanned } from './bridge-on-canned'
+import { casePath } from './cases'
 
 if (process.argv[2] === 'client') {
   // The child that asks: one GET per message, the answer read and dropped; replies with its size.
@@ -30,31 +29,18 @@ if (process.argv[2] === 'client') {
   if (!gc) throw new Error('run with node --expose-gc --import tsx bench/overhead-memory.ts')
   const which = process.argv[2] ?? 'largest'
   const calls = Number(process.argv[3] ?? 5)
-  const [, ten, largest] = benchCases(9045822)
-  const path = { small: smallCall(9045822), ten: ten!, largest: largest! }[which]?.path
-  if (!path) throw new Error(`unknown case ${which}: small, ten or largest`)
+  const path = casePath(which)
   const child = (...args: string[]) =>
     fork(new URL(args[0]!, import.meta.url).pathname, args.slice(1), {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     })
-  const upstream = child('./overhead-server.ts', 'upstream')
   const client = child('./overhead-memory.ts', 'client')
+  const { server, upstream, upstreamUrl } = await bridgeOnCanned().catch((err: unknown) => {
+    client.kill()
+    throw err
+  })
   try {
-    const upstreamUrl = await new Promise<string>((resolve) =>
-      upstream.once('message', (m: { url: string }) => resolve(m.url))
-    )
-    const server = await startServer(
-      parseConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        NERDGRAPH_URL: `${upstreamUrl}/graphql`,
-        ALLOW_HTTP: 'true',
-        ACCOUNT_ID: '1000001',
-      }),
-      undefined,
-      { log: () => {} }
-    )
     const ask = () =>
       new Promise<{ status: number; bytes: number }>((resolve) => {
         client.once('message', resolve)

@@ -32,9 +32,8 @@
  * the requests it had started (they would take CPU from the next run).
  */
 import { fork, type ChildProcess } from 'node:child_process'
-import { loadavg } from 'node:os'
 import { benchCases, smallCall, type BenchCase } from './cases'
-import { load, pickGenerator, type LoadResult } from './load'
+import { load, loadAverage, median, pickGenerator, type LoadResult } from './load'
 
 const seconds = Number(process.argv[2] ?? process.env['BENCH_SECONDS'] ?? 2)
 const rounds = Number(process.argv[3] ?? process.env['BENCH_ROUNDS'] ?? 3)
@@ -76,16 +75,7 @@ interface Run extends LoadResult {
   upstream: number
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
 const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`
-const load3 = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')
 
 try {
   const generator = pickGenerator()
@@ -151,7 +141,7 @@ try {
     `bench:overhead — load generator ${generator === 'wrk' ? 'wrk (1 thread, out of process)' : `autocannon in its own process (${process.env['BENCH_LOADGEN'] === 'autocannon' ? 'BENCH_LOADGEN' : 'wrk unavailable'})`}; ` +
       `${seconds} s per run (largest ×${largestX}), ${rounds} interleaved rounds; passthroughs over ` +
       `${process.env['BENCH_BARE'] === 'node' ? "v2bridge's Node transport (BENCH_BARE=node)" : 'the global fetch'}; ` +
-      `load average ${load3()} at start`
+      `load average ${loadAverage()} at start`
   )
   console.log(
     'case'.padEnd(38) +
@@ -201,7 +191,7 @@ try {
       )
     }
   }
-  console.log(`load average ${load3()} at end`)
+  console.log(`load average ${loadAverage()} at end`)
 } finally {
   for (const child of children) child.kill()
 }

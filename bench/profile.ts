@@ -12,20 +12,16 @@
  * file's time by function (for the runtime's files, by the nearest caller outside the runtime).
  * Figures, not pass/fail; the profiler adds its own cost.
  */
-import { fork } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { Session, type Profiler } from 'node:inspector/promises'
-import { parseConfig } from '../src/core/config'
-import { startServer } from '../src/node'
-import { benchCases, smallCall } from './cases'
+import { bridgeOnCanned } from './bridge-on-canned'
+import { casePath } from './cases'
 import { load, pickGenerator } from './load'
 
 const which = process.argv[2] ?? 'small'
 const seconds = Number(process.argv[3] ?? 5)
 const connections = Number(process.argv[4] ?? 10)
-const [, ten, largest] = benchCases(9045822)
-const path = { small: smallCall(9045822), ten: ten!, largest: largest! }[which]?.path
-if (!path) throw new Error(`unknown case ${which}: small, ten or largest`)
+const path = casePath(which)
 
 /** Stage of a call ← the first pattern its source file matches. */
 const stages: [string, RegExp][] = [
@@ -53,24 +49,7 @@ const stages: [string, RegExp][] = [
   ['runtime (Node, V8 builtins)', /^node:|^native |^\(program\)$/],
 ]
 
-const upstream = fork(new URL('./overhead-server.ts', import.meta.url).pathname, ['upstream'], {
-  execArgv: ['--import', 'tsx'],
-  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-})
-const upstreamUrl = await new Promise<string>((resolve) =>
-  upstream.once('message', (m: { url: string }) => resolve(m.url))
-)
-const server = await startServer(
-  parseConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    NERDGRAPH_URL: `${upstreamUrl}/graphql`,
-    ALLOW_HTTP: 'true',
-    ACCOUNT_ID: '1000001',
-  }),
-  undefined,
-  { log: () => {} }
-)
+const { server, upstream } = await bridgeOnCanned()
 let calls = 0
 server.http.on('request', () => calls++)
 const generator = pickGenerator()

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { DEMO_KEYS, harness } from '../helpers/harness'
+import { DEMO_KEYS, harness, nrqlRows } from '../helpers/harness'
 import { expectGolden, pretty } from '../helpers/golden'
 import { expectStrictV2 } from '../helpers/strict-client'
 import { apmGuid } from '../../simulator'
@@ -454,21 +454,7 @@ describe('deployments and NRQL', () => {
     })
     expect(res.status).toBe(201)
     const q = `SELECT version, user, changelog, entity.name FROM Deployment WHERE version = 'nrql-1'`
-    const sim = await h.sim.fetch(
-      new Request('http://sim/graphql', {
-        method: 'POST',
-        headers: { 'API-Key': DEMO_KEYS.all, 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          query:
-            'query($q: Nrql!) { actor { account(id: 1000001) { nrql(query: $q) { results } } } }',
-          variables: { q },
-        }),
-      })
-    )
-    const body = (await sim.json()) as {
-      data: { actor: { account: { nrql: { results: unknown[] } } } }
-    }
-    expect(body.data.actor.account.nrql.results).toEqual([
+    expect(await nrqlRows(h.sim, q)).toEqual([
       {
         version: 'nrql-1',
         user: 'ci-bot',

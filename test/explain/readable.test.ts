@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEMO_KEYS, harness } from '../helpers/harness'
+import { DEMO_KEYS, harness, nrqlRows } from '../helpers/harness'
 import { main, type Io } from '../../src/cli/main'
 import { createSimulator } from '../../simulator'
 
@@ -66,23 +66,7 @@ describe('readable NRQL in explain', () => {
     const answer = (await (await h.get(path)).json()) as MetricData
     let checked = 0
     for (const nrql of readable) {
-      const res = await h.sim.fetch(
-        new Request('http://simulator.test/graphql', {
-          method: 'POST',
-          headers: { 'API-Key': DEMO_KEYS.all, 'Content-Type': 'application/json' },
-          body: JSON.stringify({
-            query:
-              'query($q: Nrql!) { actor { account(id: 1000001) { nrql(query: $q) { results } } } }',
-            variables: { q: nrql },
-          }),
-        })
-      )
-      const body = (await res.json()) as {
-        data?: { actor: { account: { nrql: { results: Record<string, unknown>[] } } } }
-        errors?: unknown
-      }
-      expect(body.errors, nrql).toBeUndefined()
-      for (const row of body.data!.actor.account.nrql.results) {
+      for (const row of await nrqlRows(h.sim, nrql)) {
         const metric = answer.metric_data.metrics.find(
           (m) => m.name === row['metricTimesliceName']
         )!

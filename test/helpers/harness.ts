@@ -34,3 +34,29 @@ export function harness(settings: ConfigInput = {}) {
   }
   return { sim, app, get, log, dataset: sim.dataset }
 }
+
+/** The rows of `nrql` as the simulator's NerdGraph answers it for `accountId` with the all-accounts
+ * key (`actor.account.nrql.results`); a GraphQL error fails the call with its messages. */
+export async function nrqlRows<Row = Record<string, unknown>>(
+  sim: Pick<ReturnType<typeof createSimulator>, 'fetch'>,
+  nrql: string,
+  accountId = 1000001
+): Promise<Row[]> {
+  const res = await sim.fetch(
+    new Request(simulatorUrl, {
+      method: 'POST',
+      headers: { 'API-Key': DEMO_KEYS.all, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        query:
+          'query($a: Int!, $q: Nrql!) { actor { account(id: $a) { nrql(query: $q) { results } } } }',
+        variables: { a: accountId, q: nrql },
+      }),
+    })
+  )
+  const body = (await res.json()) as {
+    data?: { actor: { account: { nrql: { results: Row[] } } } }
+    errors?: { message: string }[]
+  }
+  if (body.errors) throw new Error(`${nrql}: ${body.errors.map((e) => e.message).join('; ')}`)
+  return body.data!.actor.account.nrql.results
+}

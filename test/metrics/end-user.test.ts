@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { round3 } from '../../src/core/numbers'
-import { DEMO_KEYS, harness } from '../helpers/harness'
+import { harness, nrqlRows } from '../helpers/harness'
 import {
   cost,
   groundTruth,
@@ -165,21 +165,7 @@ describe('explain of EndUser error_percentage', () => {
         `SINCE '${iso(window.from).replace('+00:00', 'Z')}' UNTIL '${iso(window.to).replace('+00:00', 'Z')}'`
     )
     const answer = await metricData(h.get, path)
-    const res2 = await h.sim.fetch(
-      new Request('http://simulator.test/graphql', {
-        method: 'POST',
-        headers: { 'API-Key': DEMO_KEYS.all, 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          query:
-            'query($q: Nrql!) { actor { account(id: 1000001) { nrql(query: $q) { results } } } }',
-          variables: { q: explain.readable_nrql[1] },
-        }),
-      })
-    )
-    const run = (await res2.json()) as {
-      data: { actor: { account: { nrql: { results: Record<string, number>[] } } } }
-    }
-    const [row] = run.data.actor.account.nrql.results
+    const [row] = await nrqlRows<Record<string, number>>(h.sim, explain.readable_nrql[1]!)
     const v2 = answer.metrics[0]!.timeslices[0]!.values['error_percentage']!
     expect(v2).toBeGreaterThan(0)
     expect(Math.abs(row!['error_percentage']! - v2)).toBeLessThanOrEqual(v2 * 1e-12)
