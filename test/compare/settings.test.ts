@@ -8,6 +8,17 @@ import { parseNodeConfig } from '../../src/node/config'
 import { startServer } from '../../src/node'
 import { createSimulator, DEMO_KEYS } from '../../simulator'
 
+/** The Node entry's settings in `bridge` mode, in front of the in-process simulator. */
+const bridgeMode = (more: Record<string, string> = {}) =>
+  parseNodeConfig({
+    PORT: '0',
+    ALLOW_HTTP: 'true',
+    NERDGRAPH_URL: 'http://simulator.test/graphql',
+    V2_URL: 'http://simulator.test/v2',
+    V2_COMPARE: 'bridge',
+    ...more,
+  })
+
 describe('compare settings', () => {
   it('is off by default, samples every read, and caps comparisons in flight and per key', () => {
     expect(parseConfig({}).compare).toEqual({ mode: undefined, sample: 1, inFlight: 64, perKey: 4 })
@@ -54,14 +65,7 @@ describe('Node entry', () => {
       await hold
       return sim.fetch(new Request(new Request(input, init), { signal: null }))
     }) as typeof globalThis.fetch
-    const config = parseNodeConfig({
-      PORT: '0',
-      ALLOW_HTTP: 'true',
-      NERDGRAPH_URL: 'http://simulator.test/graphql',
-      V2_URL: 'http://simulator.test/v2',
-      V2_COMPARE: 'bridge',
-      V2_COMPARE_PER_KEY: '1',
-    })
+    const config = bridgeMode({ V2_COMPARE_PER_KEY: '1' })
     const server = await startServer(config, fetch, { log: () => {} })
     const closed: Promise<void>[] = []
     server.http.on('request', (_req, res) => closed.push(new Promise((r) => res.once('close', r))))
@@ -114,13 +118,7 @@ describe('Node entry', () => {
     const sim = createSimulator()
     const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
       sim.fetch(new Request(input, init))) as typeof globalThis.fetch
-    const config = parseNodeConfig({
-      PORT: '0',
-      ALLOW_HTTP: 'true',
-      NERDGRAPH_URL: 'http://simulator.test/graphql',
-      V2_URL: 'http://simulator.test/v2',
-      V2_COMPARE: 'bridge',
-    })
+    const config = bridgeMode()
     const server = await startServer(config, fetch, { log: () => {} })
     try {
       const res = await globalThis.fetch(`${server.url}/v2/applications/9045822/hosts.json`, {
