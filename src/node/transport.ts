@@ -1,10 +1,10 @@
 /**
  * @module node/transport
  * The Node entry's way upstream, to NerdGraph and (forwarded and compared calls) to v2: each call over
- * node:http(s) on kept-alive connections, answered with the Response members graphql-request and
- * src/http/forward.ts read (`status`, `ok`, `headers.get`, `text`, `arrayBuffer`: graphql-request's
- * build/legacy/helpers/runRequest.js). Node's global fetch (undici) spends about 0.2 ms of CPU on a
- * small call in web streams, a clone of every request and header objects (`npm run bench:overhead`),
+ * node:http(s) on kept-alive connections, answered with the Response members the GraphQL client
+ * (src/upstream/worker-graphql-request.ts) and src/http/forward.ts read (`status`, `ok`,
+ * `headers.get`, `text`, `arrayBuffer`, `json`). Node's global fetch (undici) spends about 0.2 ms of
+ * CPU on a small call in web streams, a clone of every request and header objects (`npm run bench:overhead`),
  * as much as the rest of a small metric-data call. Only src/node.ts imports this module, so the
  * Worker keeps the platform's fetch. Like fetch, it asks for compressed answers and decodes them, and
  * follows no redirect (forward.ts asks for `redirect: 'manual'`).
@@ -14,6 +14,7 @@ import http from 'node:http'
 import https from 'node:https'
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import { JsonReader } from './json-reader'
 
 /** Content codings a NerdGraph answer may come in (RFC 9110 §8.4.1), with their decoders. */
 const decoders: Record<string, () => NodeJS.ReadWriteStream> = {
@@ -34,36 +35,83 @@ class AnswerHeaders {
   }
 }
 
+/** What the transport tells an answer's body reader, and what the reader tells it back. */
+interface BodyControl {
+  /** The error the call failed with, if it failed (aborted, cut off, a socket error). */
+  failed(): { error: unknown } | undefined
+  /** `reject` is called if the call fails while its body is read. */
+  watch(reject: (err: unknown) => void): void
+  /** Ends the call (the body could not be read as asked): its connection is not used again. */
+  cancel(): void
+  /** The body was read through or failed. */
+  done(): void
+}
+
+/**
+ * An answer, given as soon as its head is in, as fetch gives a `Response`; its body is read once, as
+ * a fetch body is, by `text`, `arrayBuffer` or `json`. `json` parses the chunks as they arrive
+ * (src/node/json-reader.ts): the largest NerdGraph answer is never held whole (issue 27).
+ */
 class Answer {
   readonly ok: boolean
   readonly headers: AnswerHeaders
+  private used = false
   constructor(
     readonly status: number,
     headers: http.IncomingHttpHeaders,
-    private bytes: Buffer | undefined
+    private readonly body: Readable,
+    private readonly control: BodyControl
   ) {
     this.ok = status >= 200 && status <= 299
     this.headers = new AnswerHeaders(headers)
   }
   text(): Promise<string> {
     // NerdGraph's JSON is mostly ASCII, which decodes as Latin-1 at a third of UTF-8's cost.
-    return this.read((b) => (isAscii(b) ? b.toString('latin1') : b.toString()))
+    return this.bytes().then((b) => (isAscii(b) ? b.toString('latin1') : b.toString()))
   }
   arrayBuffer(): Promise<ArrayBuffer> {
-    return this.read((b) =>
+    return this.bytes().then((b) =>
       b.byteOffset === 0 && b.length === b.buffer.byteLength
         ? (b.buffer as ArrayBuffer)
         : (b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer)
     )
   }
-  /** The body, once, as a fetch body is read once ("Body is unusable" after). The answer lets go of
-   * it: the upstream response object still holds this answer while the call is reshaped and written
-   * (issue 27), and the bytes are not needed once read. */
-  private read<T>(as: (bytes: Buffer) => T): Promise<T> {
-    const bytes = this.bytes
-    if (bytes === undefined) return Promise.reject(new TypeError('Body is unusable'))
-    this.bytes = undefined
-    return Promise.resolve(as(bytes))
+  /** `JSON.parse` of the body's text, read chunk by chunk as it arrives. */
+  json(): Promise<unknown> {
+    const reader = new JsonReader()
+    return this.consume((chunk) => reader.push(chunk)).then(() => reader.end())
+  }
+  private bytes(): Promise<Buffer> {
+    const chunks: Buffer[] = []
+    return this.consume((chunk) => chunks.push(chunk)).then(() =>
+      chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
+    )
+  }
+  /** Hands every chunk to `take`; settles at the body's end, or fails as the call or `take` does. */
+  private consume(take: (chunk: Buffer) => unknown): Promise<void> {
+    if (this.used) return Promise.reject(new TypeError('Body is unusable'))
+    this.used = true
+    const { body, control } = this
+    const read = new Promise<void>((resolve, reject) => {
+      const failed = control.failed()
+      if (failed) return reject(failed.error)
+      control.watch(reject)
+      body.on('data', (chunk: Buffer) => {
+        try {
+          take(chunk)
+        } catch (err) {
+          reject(err)
+          control.cancel()
+        }
+      })
+      body.once('end', () => {
+        const failed = control.failed()
+        if (failed) reject(failed.error)
+        else resolve()
+      })
+    })
+    read.then(control.done, control.done)
+    return read
   }
 }
 
@@ -102,36 +150,44 @@ export function nodeTransport(
       // (lib/internal/streams/add-abort-signal.js in nodejs/node): more work for the same effect.
       const abort = () => request.destroy(signal!.reason)
       signal?.addEventListener('abort', abort, { once: true })
-      const resolve = (answer: Answer) => {
-        signal?.removeEventListener('abort', abort)
-        settle(answer as unknown as Response) // the members graphql-request reads, see above
-      }
+      const done = () => signal?.removeEventListener('abort', abort)
+      let headIn = false
+      let failure: { error: unknown } | undefined
+      let watcher: ((err: unknown) => void) | undefined
       // As fetch does: an aborted call rejects with the signal's reason.
       const reject = (err: unknown) => {
-        signal?.removeEventListener('abort', abort)
+        done()
         settleFailed(signal?.aborted ? signal.reason : err)
+      }
+      /** The call failed after its head came in: the body's reader, if any, hears it. */
+      const fail = (err: unknown) => {
+        if (failure) return
+        failure = { error: signal?.aborted ? signal.reason : err }
+        watcher?.(failure.error)
+        done()
       }
       const request = (endpoint.protocol === 'https:' ? https : http).request(
         endpoint,
         { method, headers, agent },
         (res) => {
+          headIn = true
           const decoder = decoders[(res.headers['content-encoding'] ?? '').trim().toLowerCase()]
           const stream: Readable = decoder ? (res.pipe(decoder()) as unknown as Readable) : res
-          let chunks: Buffer[] = []
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-          stream.once('error', reject)
-          res.once('error', reject)
-          res.once('close', () => res.complete || reject(new Error('answer cut off')))
-          stream.once('end', () => {
-            const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
-            // The listener above stays on the response, which lives on while the call is reshaped
-            // and written: it must not keep the chunks (issue 27).
-            chunks = []
-            resolve(new Answer(res.statusCode ?? 0, res.headers, bytes))
+          stream.once('error', fail)
+          res.once('error', fail)
+          res.once('close', () => res.complete || fail(new Error('answer cut off')))
+          const answer = new Answer(res.statusCode ?? 0, res.headers, stream, {
+            failed: () => failure,
+            watch: (reject) => (watcher = reject),
+            cancel: () => request.destroy(),
+            done,
           })
+          // As fetch does: the answer is given at its head; the abort signal still holds while
+          // its body is read.
+          settle(answer as unknown as Response) // the members read, see above
         }
       )
-      request.once('error', reject)
+      request.on('error', (err) => (headIn ? fail(err) : reject(err)))
       request.end(body)
     })
   }

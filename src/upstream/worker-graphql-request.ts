@@ -22,6 +22,7 @@ export const gql = (chunks: TemplateStringsArray, ...values: unknown[]): string 
 interface Answer {
   status: number
   headers: Headers
+  /** The body's text; empty for a 2xx JSON answer, which is parsed as it is read. */
   body: string
   data?: unknown
   errors?: unknown
@@ -44,24 +45,30 @@ export class ClientError extends Error {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
+const isJson = (contentType: string | null) => {
+  const type = (contentType ?? '').toLowerCase()
+  return type.includes('application/json') || type.includes('application/graphql-response+json')
+}
+
 /** The execution result of a body, or an Error when it is not one. */
 function resultOf(body: string, contentType: string | null): Error | Record<string, unknown> {
   try {
-    const type = (contentType ?? '').toLowerCase()
-    const json =
-      type.includes('application/json') || type.includes('application/graphql-response+json')
-    const value: unknown = json ? JSON.parse(body) : body
-    if (!isObject(value)) throw new Error('Invalid execution result: result is not object')
-    if ('errors' in value && !isObject(value['errors']) && !Array.isArray(value['errors']))
-      throw new Error('Invalid execution result: errors is not plain object OR array')
-    if ('data' in value && !isObject(value['data']) && value['data'] !== null)
-      throw new Error('Invalid execution result: data is not plain object')
-    if ('extensions' in value && !isObject(value['extensions']))
-      throw new Error('Invalid execution result: extensions is not plain object')
-    return value
+    return checked(isJson(contentType) ? JSON.parse(body) : body)
   } catch (err) {
     return err as Error
   }
+}
+
+/** `value` if it is a GraphQL execution result; throws otherwise. */
+function checked(value: unknown): Record<string, unknown> {
+  if (!isObject(value)) throw new Error('Invalid execution result: result is not object')
+  if ('errors' in value && !isObject(value['errors']) && !Array.isArray(value['errors']))
+    throw new Error('Invalid execution result: errors is not plain object OR array')
+  if ('data' in value && !isObject(value['data']) && value['data'] !== null)
+    throw new Error('Invalid execution result: data is not plain object')
+  if ('extensions' in value && !isObject(value['extensions']))
+    throw new Error('Invalid execution result: extensions is not plain object')
+  return value
 }
 
 export interface ClientOptions {
@@ -104,8 +111,14 @@ export class GraphQLClient {
     }
     if (signal) init.signal = signal
     const res = await (this.options.fetch ?? fetch)(this.url, init)
-    const body = await res.text()
-    const result = resultOf(body, res.headers.get('content-type'))
+    const type = res.headers.get('content-type')
+    // A JSON answer of a 2xx is parsed as its body is read (`Response.json`; on Node, chunk by chunk:
+    // src/node/transport.ts), never held as text; `body` is then empty. Any other is read as text.
+    let body = ''
+    let result: Error | Record<string, unknown>
+    if (res.ok && isJson(type))
+      result = await res.json().then(checked, (err: unknown) => err as Error)
+    else result = resultOf((body = await res.text()), type)
     const base = { status: res.status, headers: res.headers, body }
     if (!res.ok) {
       const answer = result instanceof Error ? base : { ...result, ...base }

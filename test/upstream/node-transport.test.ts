@@ -144,16 +144,27 @@ describe('the Node transport to NerdGraph', () => {
     expect(await (await nodeTransport(fetch, 100)(url, post('{}'))).text()).toBe('{}')
   })
 
-  it('rejects with the signal’s reason when aborted before or while waiting', async () => {
-    const { url } = await serve((_req, _body, res) => res.writeHead(200).write('{"data":'))
+  it('rejects with the signal’s reason when aborted before, waiting or reading', async () => {
+    const { url } = await serve((req, _body, res) => {
+      if (req.headers['x-head'] === 'late') return void setTimeout(() => res.end('{}'), 1000)
+      res.writeHead(200).write('{"data":')
+    })
     const send = nodeTransport()
     const reason = new Error('deadline')
     const gone = AbortSignal.abort(reason)
     await expect(send(url, post('{}', gone))).rejects.toBe(reason)
-    const controller = new AbortController()
-    const pending = send(url, post('{}', controller.signal))
-    setTimeout(() => controller.abort(reason), 50)
+    const waiting = new AbortController()
+    const pending = send(url, { ...post('{}', waiting.signal), headers: { 'x-head': 'late' } })
+    setTimeout(() => waiting.abort(reason), 50)
     await expect(pending).rejects.toBe(reason)
+    // As fetch: the answer comes at its head; an abort while its body is read fails the read.
+    for (const read of ['text', 'arrayBuffer', 'json'] as const) {
+      const reading = new AbortController()
+      const answer = await send(url, post('{}', reading.signal))
+      expect(answer.status).toBe(200)
+      setTimeout(() => reading.abort(reason), 50)
+      await expect(answer[read]()).rejects.toBe(reason)
+    }
   })
 
   it('leaves no abort listener on the signal once a call has settled', async () => {
@@ -174,8 +185,55 @@ describe('the Node transport to NerdGraph', () => {
       setTimeout(() => req.socket.destroy(), 20)
     })
     const send = nodeTransport()
-    await expect(send(url, post('{}'))).rejects.toThrow()
+    for (const read of ['text', 'json'] as const)
+      await expect((await send(url, post('{}')))[read]()).rejects.toThrow()
     await expect(send('http://127.0.0.1:1/graphql', post('{}'))).rejects.toThrow()
+  })
+
+  it('reads a JSON body as JSON.parse reads its text, chunk by chunk as it comes', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      facet: `WebTransaction/Uri/{id}/é ${i}`,
+      beginTimeSeconds: 1_700_000_000 + 60 * i,
+      'average.duration': i / 7,
+      nested: [{ '"quoted"': '],}' }],
+    }))
+    const text = JSON.stringify({ data: { actor: { account: { q0: { results: rows } } } } })
+    const { url } = await serve((req, _body, res) => {
+      const gzip = req.headers['x-gzip'] === '1'
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+      })
+      if (gzip) return void res.end(gzipSync(text))
+      // In pieces of 1000 bytes, each a write of its own: cut inside strings and characters.
+      const bytes = Buffer.from(text)
+      let at = 0
+      const next = () => {
+        if (at >= bytes.length) return void res.end()
+        res.write(bytes.subarray(at, (at += 1000)))
+        setImmediate(next)
+      }
+      next()
+    })
+    const send = nodeTransport()
+    expect(await (await send(url, post('{}'))).json()).toEqual(JSON.parse(text))
+    const zipped = await send(url, { ...post('{}'), headers: { 'x-gzip': '1' } })
+    expect(await zipped.json()).toEqual(JSON.parse(text))
+    const again = await send(url, post('{}'))
+    await again.json()
+    await expect(again.text()).rejects.toThrow('Body is unusable')
+  })
+
+  it('fails a JSON read at its first wrong byte, and does not use that connection again', async () => {
+    const { url, stats } = await serve((req, _body, res) => {
+      if (req.headers['x-bad'] !== '1') return void res.end('{"data":{"a":1}}')
+      res.writeHead(200, { 'Content-Length': '1000' }).write('{"data":{"a":1}}}')
+    })
+    const send = nodeTransport()
+    const bad = await send(url, { ...post('{}'), headers: { 'x-bad': '1' } })
+    await expect(bad.json()).rejects.toThrow(SyntaxError)
+    expect(await (await send(url, post('{}'))).json()).toEqual({ data: { a: 1 } })
+    expect(stats.connections).toBe(2)
   })
 
   it('leaves a Request object or a streamed body to the fallback fetch', async () => {

@@ -1,0 +1,310 @@
+/**
+ * @module node/json-reader
+ * `JSON.parse` of a body read in chunks as they arrive, so its whole text never exists at once (issue
+ * 27: the largest NerdGraph answer, 3.6 MB, was held as its chunks, their concatenation and its text
+ * before it was parsed). Objects outside arrays are read token by token; the elements of every array
+ * (NerdGraph's NRQL `results` rows, its `errors`) are parsed by `JSON.parse` itself, in batches cut
+ * at the commas between them, about one batch per chunk. The value is the one `JSON.parse` gives for
+ * the whole body decoded as UTF-8 (ECMA-262 JSON.parse): same values and key order, `__proto__` an own
+ * key, a later duplicate key winning; a body `JSON.parse` refuses throws a `SyntaxError`
+ * (test/node/json-reader.test.ts holds the two to each other over random texts cut at random).
+ */
+import { isAscii } from 'node:buffer'
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const COMMA = 0x2c
+const COLON = 0x3a
+const OPEN_ARRAY = 0x5b
+const CLOSE_ARRAY = 0x5d
+const OPEN_OBJECT = 0x7b
+const CLOSE_OBJECT = 0x7d
+
+/** JSON's whitespace (RFC 8259 §2): space, tab, line feed, carriage return. */
+const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09
+
+/** A batch is parsed at the end of each chunk, or sooner once it holds this many bytes. */
+const batchBytes = 64 * 1024
+
+/** What the token reader expects next. */
+const enum Want {
+  Value,
+  /** A key or `}`, just after `{`. */
+  FirstKey,
+  Key,
+  Colon,
+  /** `,` or `}`. */
+  Next,
+  Done,
+}
+
+/** An object being read token by token, and the key whose value comes next. */
+interface ObjectFrame {
+  object: Record<string, unknown>
+  key: string
+}
+
+/** An array being read: its elements so far and the scanner's state past its current batch. */
+interface ArrayState {
+  array: unknown[]
+  /** Brackets and braces open, the array's own included (1: between its elements). */
+  depth: number
+  inString: boolean
+  escaped: boolean
+  /** A batch was cut at a comma: every batch after it must hold an element. */
+  cut: boolean
+}
+
+export class JsonReader {
+  /** Unread bytes, from the start of the token or batch in progress, at `store[from, to)`. */
+  private store: Buffer = Buffer.alloc(0)
+  private from = 0
+  private to = 0
+  /** The store is the reader's own (it may append into its spare room), not a caller's chunk. */
+  private owned = false
+  /** Index in the store up to which the token or batch in progress was scanned. */
+  private scanned = 0
+  /** The last scan stopped just after a backslash inside a string. */
+  private escaped = false
+  private want = Want.Value
+  private readonly objects: ObjectFrame[] = []
+  private array: ArrayState | undefined
+  private result: unknown
+  private failed: SyntaxError | undefined
+
+  /** Reads one chunk; throws a `SyntaxError` as soon as the text cannot be JSON. */
+  push(chunk: Uint8Array): void {
+    if (this.failed) throw this.failed
+    if (chunk.byteLength === 0) return
+    this.append(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+    this.guarded(false)
+  }
+
+  /** The value, once every chunk is in. */
+  end(): unknown {
+    if (this.failed) throw this.failed
+    this.guarded(true)
+    if (this.want !== Want.Done)
+      throw (this.failed = new SyntaxError('Unexpected end of JSON input'))
+    return this.result
+  }
+
+  private guarded(last: boolean): void {
+    try {
+      this.read(last)
+    } catch (err) {
+      throw (this.failed = err instanceof SyntaxError ? err : new SyntaxError(String(err)))
+    }
+  }
+
+  /** Adds a chunk after the unread bytes. A chunk read at once is not copied; unread bytes that run
+   * over chunks grow one store by doubling, so a long element costs linear time. */
+  private append(bytes: Buffer): void {
+    const unread = this.to - this.from
+    if (unread === 0) {
+      this.scanned -= this.from
+      this.store = bytes
+      this.from = 0
+      this.to = bytes.length
+      this.owned = false
+      return
+    }
+    if (this.owned && this.to + bytes.length <= this.store.length) {
+      bytes.copy(this.store, this.to)
+      this.to += bytes.length
+      return
+    }
+    const store = Buffer.allocUnsafe(Math.max(2 * (unread + bytes.length), 16 * 1024))
+    this.store.copy(store, 0, this.from, this.to)
+    bytes.copy(store, unread)
+    this.scanned -= this.from
+    this.store = store
+    this.from = 0
+    this.to = unread + bytes.length
+    this.owned = true
+  }
+
+  /** Consumes what the store holds; `last`: no more bytes will come. */
+  private read(last: boolean): void {
+    const buf = this.store
+    const to = this.to
+    let i = this.from
+    for (;;) {
+      if (this.array) {
+        const next = this.readArray(buf, i, last)
+        if (next < 0) return this.keep(i)
+        i = next
+        continue
+      }
+      while (i < to && isSpace(buf[i]!)) i++
+      if (i === to) return this.keep(i)
+      const b = buf[i]!
+      const want = this.want
+      if (want === Want.Done)
+        throw new SyntaxError('Unexpected non-whitespace character after JSON')
+      if (want === Want.Colon) {
+        if (b !== COLON) throw unexpected(b)
+        this.want = Want.Value
+        i++
+      } else if (want === Want.Next || (want === Want.FirstKey && b === CLOSE_OBJECT)) {
+        if (b === COMMA) this.want = Want.Key
+        else if (b === CLOSE_OBJECT) this.settle(this.objects.pop()!.object)
+        else throw unexpected(b)
+        i++
+      } else if (want !== Want.Value) {
+        // A key.
+        if (b !== QUOTE) throw unexpected(b)
+        const end = this.stringEnd(buf, i)
+        if (end < 0) return this.keep(i)
+        this.objects[this.objects.length - 1]!.key = parse(buf, i, end) as string
+        this.want = Want.Colon
+        i = end
+      } else if (b === OPEN_OBJECT) {
+        this.objects.push({ object: {}, key: '' })
+        this.want = Want.FirstKey
+        i++
+      } else if (b === OPEN_ARRAY) {
+        this.array = { array: [], depth: 1, inString: false, escaped: false, cut: false }
+        i++
+        this.scanned = i
+      } else {
+        const end = b === QUOTE ? this.stringEnd(buf, i) : scalarEnd(buf, i, to, last)
+        if (end < 0) return this.keep(i)
+        this.settle(parse(buf, i, end))
+        i = end
+      }
+    }
+  }
+
+  /**
+   * Scans the current array from where the last scan stopped. Parses the batch that starts at
+   * `start` up to its last comma at the end of the bytes, once it holds `batchBytes`, or at the
+   * array's `]`. Answers where reading goes on, or -1 when the rest waits for more bytes.
+   */
+  private readArray(buf: Buffer, start: number, last: boolean): number {
+    const state = this.array!
+    const to = this.to
+    let { depth, inString, escaped } = state
+    let comma = -1
+    let i = Math.max(this.scanned, start)
+    for (; i < to; i++) {
+      const b = buf[i]!
+      if (inString) {
+        if (escaped) escaped = false
+        else if (b === BACKSLASH) escaped = true
+        else if (b === QUOTE) inString = false
+      } else if (b === QUOTE) inString = true
+      else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++
+      else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+        if (--depth === 0) break
+      } else if (b === COMMA && depth === 1) {
+        comma = i
+        if (i - start >= batchBytes) break
+      }
+    }
+    if (depth === 0) {
+      if (buf[i] !== CLOSE_ARRAY) throw unexpected(buf[i]!)
+      this.batch(state, buf, start, i, true)
+      this.array = undefined
+      this.scanned = 0
+      this.settle(state.array)
+      return i + 1
+    }
+    if (comma >= 0) {
+      // Cut at the comma: the scan state is the one between elements; what was scanned past it
+      // (to the end of the bytes) is scanned again with the next batch, at most one element.
+      this.batch(state, buf, start, comma, false)
+      Object.assign(state, { depth: 1, inString: false, escaped: false })
+      this.scanned = comma + 1
+      return comma + 1
+    }
+    if (last) throw new SyntaxError('Unexpected end of JSON input')
+    Object.assign(state, { depth, inString, escaped })
+    this.scanned = to
+    return -1
+  }
+
+  /** Parses the elements in `buf[start, end)` into the array. */
+  private batch(state: ArrayState, buf: Buffer, start: number, end: number, closing: boolean) {
+    const elements = JSON.parse(`[${decode(buf, start, end)}]`) as unknown[]
+    // `[1,]`, `[,1]` and `[1,,2]`, cut at their commas, show as a batch without an element.
+    if (elements.length === 0 && (state.cut || !closing))
+      throw new SyntaxError('Unexpected token , in JSON')
+    if (!closing) state.cut = true
+    const array = state.array
+    for (let k = 0; k < elements.length; k++) array.push(elements[k])
+  }
+
+  /** A value is complete: it is the current key's, or the document's. */
+  private settle(value: unknown): void {
+    const top = this.objects[this.objects.length - 1]
+    if (top === undefined) {
+      this.result = value
+      this.want = Want.Done
+      return
+    }
+    const { object, key } = top
+    // `JSON.parse` makes `__proto__` an own property (CreateDataProperty), never the prototype.
+    if (key === '__proto__')
+      Object.defineProperty(object, key, {
+        value,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      })
+    else object[key] = value
+    this.want = Want.Next
+  }
+
+  /** The unread bytes start at `i`, the start of the token or batch in progress. */
+  private keep(i: number): void {
+    this.from = i
+    if (i === this.to && !this.owned) {
+      // Nothing unread: let go of the caller's chunk.
+      this.store = Buffer.alloc(0)
+      this.scanned = this.from = this.to = 0
+    }
+  }
+
+  /** The index after the closing quote of the string opening at `open`; -1 if it goes on in the
+   * next chunk (the scan then resumes where it stopped, not at the quote). */
+  private stringEnd(buf: Buffer, open: number): number {
+    let i = this.scanned > open ? this.scanned : open + 1
+    let escaped = this.scanned > open && this.escaped
+    for (; i < this.to; i++) {
+      const b = buf[i]!
+      if (escaped) escaped = false
+      else if (b === BACKSLASH) escaped = true
+      else if (b === QUOTE) {
+        this.scanned = 0
+        return i + 1
+      }
+    }
+    this.scanned = i
+    this.escaped = escaped
+    return -1
+  }
+}
+
+/** The end of a number or literal: the next delimiter; -1 if its bytes may go on in the next chunk. */
+function scalarEnd(buf: Buffer, from: number, to: number, last: boolean): number {
+  for (let i = from; i < to; i++) {
+    const b = buf[i]!
+    if (b === COMMA || b === CLOSE_OBJECT || b === CLOSE_ARRAY || isSpace(b)) return i
+  }
+  return last ? to : -1
+}
+
+function parse(buf: Buffer, start: number, end: number): unknown {
+  return JSON.parse(decode(buf, start, end))
+}
+
+/** Bytes as UTF-8 text; ASCII, most of NerdGraph's JSON, as Latin-1, a third of the cost. Cuts fall
+ * on ASCII punctuation, so no character is split. */
+function decode(buf: Buffer, start: number, end: number): string {
+  return buf.toString(isAscii(buf.subarray(start, end)) ? 'latin1' : 'utf8', start, end)
+}
+
+function unexpected(b: number): SyntaxError {
+  return new SyntaxError(`Unexpected token ${String.fromCharCode(b)} in JSON`)
+}
