@@ -132,7 +132,7 @@ describe('JsonReader', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
   })
 
-  it('reads a 5 MB answer cut into 64 KiB chunks, with a long element across many of them', () => {
+  it('reads a 5 MB answer cut into chunks of 64 KiB and of any size, with a long element across many', () => {
     const rows = Array.from({ length: 20000 }, (_, i) => ({
       facet: [`WebTransaction/Uri/${i}`, 'é'],
       beginTimeSeconds: 1_700_000_000 + i,
@@ -143,6 +143,12 @@ describe('JsonReader', () => {
     const bytes = Buffer.from(text)
     const cuts = Array.from({ length: bytes.length >> 16 }, (_, i) => (i + 1) << 16)
     expect(read(bytes, cuts)).toEqual({ value: JSON.parse(text) })
+    // Chunks of every size from 1 byte to 40 KB, as a socket or a decoder gives them: the reader's
+    // store fills, moves its unread bytes to the front and grows.
+    const uneven = fc.sample(fc.integer({ min: 1, max: 40_000 }), { numRuns: 400, seed: 27 })
+    let at = 0
+    const steps = uneven.map((n) => (at += n)).filter((cut) => cut < bytes.length)
+    expect(read(bytes, steps)).toEqual({ value: JSON.parse(text) })
   })
 
   it('refuses more after a failure, and an unfinished text at its end', () => {
