@@ -49,7 +49,7 @@ interface BodyControl {
   watch(reject: (err: unknown) => void): void
   /** Ends the call (the body could not be read as asked): its connection is not used again. */
   cancel(): void
-  /** The body was read through or failed. */
+  /** The body was read through. */
   done(): void
 }
 
@@ -97,7 +97,9 @@ class Answer {
       chunks = []
     }
     return this.consume(take).then(() =>
-      reader ? reader.end() : JSON.parse(textOf(Buffer.concat(chunks, size)))
+      reader
+        ? reader.end()
+        : JSON.parse(textOf(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
     )
   }
   private bytes(): Promise<Buffer> {
@@ -111,7 +113,7 @@ class Answer {
     if (this.used) return Promise.reject(new TypeError('Body is unusable'))
     this.used = true
     const { body, control } = this
-    const read = new Promise<void>((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       const failed = control.failed()
       if (failed) return reject(failed.error)
       control.watch(reject)
@@ -124,13 +126,12 @@ class Answer {
         }
       })
       body.once('end', () => {
+        control.done() // a failure is done when it happens (the transport's `fail`)
         const failed = control.failed()
         if (failed) reject(failed.error)
         else resolve()
       })
     })
-    read.then(control.done, control.done)
-    return read
   }
 }
 
