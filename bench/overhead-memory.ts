@@ -17,8 +17,8 @@
  * - **At once**: `atOnce` calls in flight together, three times, in a process warmed by small calls
  *   only; the peak rise of the resident set over that idle level, divided by `atOnce`. This is what
  *   each call costs a server under load with V8's default heap sizing, garbage not yet collected
- *   included: the young generation alone grows to 32 MB for throughput (Node docs, "--max-semi-
- *   space-size"), so it says more about the collector's slack than about the call.
+ *   included: V8 sizes its heap for throughput (Node docs, "--max-semi-space-size"; the young
+ *   generation alone reaches about 34 MB here), so it says more about the collector than the call.
  * Figures, not pass/fail.
  */
 import { fork } from 'node:child_process'

@@ -175,7 +175,12 @@ try {
         sides.map((s) => m(s, k).toFixed(digits)).join('/')
       const fewest = Math.min(...sides.flatMap((s) => runs[s].map((x) => x.requests)))
       const few = fewest < 50 ? fewest : 0
-      const bad = sides.reduce((n, s) => n + runs[s].reduce((t, x) => t + x.bad, 0), 0)
+      // Failed requests per side (wrk's non-2xx/3xx answers, socket errors and timeouts).
+      const bad = sides
+        .map((s) => [s, runs[s].reduce((t, x) => t + x.bad, 0)] as const)
+        .filter(([, n]) => n > 0)
+        .map(([s, n]) => `${s} ${n}`)
+        .join(', ')
       console.log(
         c.label.padEnd(38) +
           String(conns).padStart(5) +
@@ -186,7 +191,7 @@ try {
           (m(spec.ref, 'cpu') / m('bridge', 'cpu')).toFixed(2).padEnd(13) +
           all('p50Ms', 2).padEnd(24) +
           m('bridge', 'upstream').toFixed(2) +
-          (bad ? `   (${bad} failed)` : '') +
+          (bad ? `   (failed: ${bad})` : '') +
           (few ? `   (${few} calls in a run: too few for req/s, lengthen the runs)` : '')
       )
     }
