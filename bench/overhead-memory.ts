@@ -26,6 +26,7 @@ import { Worker } from 'node:worker_threads'
 import { renderers } from '../src/http/render'
 import { bridgeOnCanned } from './bridge-on-canned'
 import { casePath } from './cases'
+import { median } from './load'
 
 if (process.argv[2] === 'client') {
   // The child that asks: `n` GETs at once per message (each its own key, so none is coalesced), the
@@ -135,11 +136,10 @@ if (process.argv[2] === 'client') {
       holds.push(worst)
     }
     json.bytes = render
-    const sorted = [...holds].sort((a, b) => a - b)
-    const median = sorted[sorted.length >> 1]!
+    const typical = median(holds)
     console.log(
       `held by one call at its worst moment, ${calls} times: ${holds.map(mb).join(' / ')} MB, ` +
-        `median ${mb(median)} MB, ${times(median)} (target ≤ 2)`
+        `median ${mb(typical)} MB, ${times(typical)} (target ≤ 2)`
     )
     await sampler.terminate()
     await server.close()
