@@ -7,7 +7,14 @@ import { createSimulator } from '../../simulator'
 // names it, ISO times (New Relic docs "Set a query's time range"), ready to paste; and it computes
 // what v2bridge answers.
 const appId = 9045822
-const window = 'from=2026-11-20T10:00:00%2B00:00&to=2026-11-20T11:00:00%2B00:00'
+// A whole hour that ended one to two hours before the clock the test runs on: inside the 8 days of
+// 1-minute data on any day (New Relic docs "Manage data retention"), so its slices are 1-minute ones.
+const hour = 3_600_000
+const start = new Date(Math.floor(Date.now() / hour) * hour - 2 * hour)
+const end = new Date(start.getTime() + hour)
+const iso = (d: Date) => d.toISOString().replace('.000Z', 'Z')
+const window = `from=${iso(start).replace('Z', '%2B00:00')}&to=${iso(end).replace('Z', '%2B00:00')}`
+const since = `SINCE '${iso(start)}' UNTIL '${iso(end)}'`
 const explainHeaders = { 'X-V2bridge-Explain': '1' }
 
 interface Explained {
@@ -35,13 +42,12 @@ describe('readable NRQL in explain', () => {
       `SELECT average(newrelic.timeslice.value) * 1000 AS 'average_response_time', ` +
         `count(newrelic.timeslice.value) AS 'call_count' FROM Metric WHERE entity.guid = ${guid} ` +
         `AND scope IS NULL AND metricTimesliceName IN ('HttpDispatcher') FACET metricTimesliceName ` +
-        `SINCE '2026-11-20T10:00:00Z' UNTIL '2026-11-20T11:00:00Z' TIMESERIES 1 minute LIMIT MAX`,
+        `${since} TIMESERIES 1 minute LIMIT MAX`,
       `SELECT (count(newrelic.timeslice.value) + sum(newrelic.timeslice.value) / 2) / ` +
         `(count(newrelic.timeslice.value) + sum(newrelic.timeslice.value) + ` +
         `sum(newrelic.timeslice.value['totalExclusive'])) AS 'score' FROM Metric WHERE ` +
         `entity.guid = ${guid} AND scope IS NULL AND metricTimesliceName IN ('Apdex') FACET ` +
-        `metricTimesliceName SINCE '2026-11-20T10:00:00Z' UNTIL '2026-11-20T11:00:00Z' ` +
-        `TIMESERIES 1 minute LIMIT MAX`,
+        `metricTimesliceName ${since} TIMESERIES 1 minute LIMIT MAX`,
     ])
   })
 
@@ -111,7 +117,8 @@ describe('v2bridge explain --format nrql', () => {
     expect(code).toBe(0)
     expect(out).toHaveLength(1)
     expect(out[0]).toMatch(
-      /^SELECT count\(newrelic\.timeslice\.value\) AS 'call_count' FROM Metric WHERE .* SINCE '2026-11-20T10:00:00Z' UNTIL '2026-11-20T11:00:00Z' TIMESERIES 1 minute LIMIT MAX$/
+      /^SELECT count\(newrelic\.timeslice\.value\) AS 'call_count' FROM Metric WHERE /
     )
+    expect(out[0]!.endsWith(` ${since} TIMESERIES 1 minute LIMIT MAX`)).toBe(true)
   })
 })
