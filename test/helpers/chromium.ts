@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import puppeteer, { type Browser } from 'puppeteer-core'
+import { realClockEnv } from './real-clock'
 
 export const chromium = [
   process.env['CHROMIUM_PATH'],
@@ -21,6 +22,7 @@ export function launchChromium(): Promise<Browser> {
   return puppeteer.launch({
     executablePath: chromium!,
     headless: true,
+    env: realClockEnv(), // Chromium hangs under faketime (real-clock.ts)
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -3,6 +3,7 @@
 import type { TestProject } from 'vitest/node'
 import { startSimulatorServer } from '../../simulator'
 import { writeAssets } from '../../scripts/assets'
+import { clockOffsetMs } from '../helpers/real-clock'
 
 /**
  * workerd's INFO lines for the two connections a green run ends on purpose, each written whole by the
@@ -31,5 +32,7 @@ export default async function setup(project: TestProject) {
   writeAssets()
   const server = await startSimulatorServer({ port: 0, hostname: '127.0.0.1' })
   project.provide('simulatorUrl', server.url)
+  project.provide('clockOffsetMs', clockOffsetMs())
+  project.provide('setupAt', Date.now())
   return () => server.close()
 }
