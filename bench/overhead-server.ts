@@ -5,8 +5,9 @@
  * handler that forwards the GraphQL body v2bridge would send and answers NerdGraph's bytes as they
  * come, through the global fetch; with `BENCH_BARE=node` through v2bridge's own Node transport,
  * src/node/transport.ts, so both pay the same for the upstream call) or `floor`, the translating
- * floor of issue 27: the same passthrough, which also parses NerdGraph's answer (`JSON.parse`) and
- * answers `JSON.stringify` of the parsed object, with no mapping. Reports its URL to the parent
+ * floor: the same passthrough, which also parses NerdGraph's answer (`JSON.parse`) and answers
+ * `JSON.stringify` of the finished v2 object of the call (v2bridge's own answer to it, handed over
+ * parsed by the parent), with no mapping between the two. Reports its URL to the parent
  * over IPC, and answers `{ drain: true }` once no request is in flight (a run's connections close
  * with requests still being worked on), with its CPU time, answered requests and time spent serving.
  */
@@ -67,9 +68,12 @@ if (role === 'upstream') {
   send({ url: server.url })
 } else if (role === 'bare' || role === 'floor') {
   const bodies = new Map<string, string>()
-  process.on('message', (m: { path?: string; body?: string }) => {
+  /** The v2 object of each call, which the floor serialises on every answer. */
+  const answers = new Map<string, unknown>()
+  process.on('message', (m: { path?: string; body?: string; v2?: string }) => {
     if (m.path === undefined || m.body === undefined) return
     bodies.set(m.path, m.body)
+    if (m.v2 !== undefined) answers.set(m.path, JSON.parse(m.v2))
     send({ ok: m.path })
   })
   const viaNode = process.env['BENCH_BARE'] === 'node'
@@ -86,8 +90,9 @@ if (role === 'upstream') {
       body: bodies.get(url.pathname + url.search) ?? '{}',
     })
     if (role === 'floor') {
-      const text = await res.text()
-      return c.body(JSON.stringify(JSON.parse(text)), res.status as 200, {
+      const parsed: unknown = JSON.parse(await res.text())
+      const v2 = answers.get(url.pathname + url.search) ?? parsed
+      return c.body(JSON.stringify(v2), res.status as 200, {
         'content-type': 'application/json; charset=utf-8',
       })
     }

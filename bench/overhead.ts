@@ -1,10 +1,11 @@
 /**
  * @module bench/overhead
  * `npm run bench:overhead [-- seconds rounds]` (default 2 s, 3 rounds): what v2bridge costs next to
- * the least a proxy can do, issue 27. Three servers, each in its own process (bench/overhead-server.ts),
+ * the least a proxy can do. Three servers, each in its own process (bench/overhead-server.ts),
  * in front of one canned NerdGraph (bench/canned-upstream.ts), on loopback: the bare passthrough, the
  * translating floor (the passthrough plus `JSON.parse` of NerdGraph's answer and `JSON.stringify` of
- * the parsed object) and v2bridge's Node entry. The load generator runs out of their way
+ * the finished v2 answer of the call, fetched once from v2bridge when the round starts) and v2bridge's
+ * Node entry. The load generator runs out of their way
  * (bench/load.ts: `wrk`, installed where absent and possible, else autocannon in its own process; the
  * first line says which). Two calls: the small one (2 names, summarized, 30 minutes), measured against
  * the passthrough, and the largest (50 names × 11 values over 4 days), against the floor; at
@@ -107,12 +108,12 @@ try {
       await new Promise((done) => setTimeout(done, 2_000))
     }
     if (res.status !== 200) throw new Error(`${c.label}: v2bridge answered ${res.status}`)
-    await res.arrayBuffer()
+    const v2 = await res.text() // the floor serialises this v2 object on every answer
     const body = await (await fetch(`${upstream.url}/_last`)).text()
     for (const side of ['bare', 'floor'] as const) {
       await new Promise((done) => {
         servers[side].child.once('message', done)
-        servers[side].child.send({ path: c.path, body })
+        servers[side].child.send({ path: c.path, body, ...(side === 'floor' ? { v2 } : {}) })
       })
     }
   }
