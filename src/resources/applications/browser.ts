@@ -7,6 +7,7 @@
 import { quote } from '../../core/nrql'
 import { round2, round3 } from '../../core/numbers'
 import { summaryWindowMs } from '../../../mappings/topology'
+import { facetedRows, type FacetedNrql } from '../../upstream/nrql-rows'
 
 export interface BrowserSummary {
   /** v2 `end_user_summary` (D-summary: response time in seconds, page views per minute). */
@@ -60,7 +61,13 @@ export function browserSummaryFrom(row: Record<string, unknown> | undefined): Br
   }
 }
 
-/** Pure: `FACET appId` rows → per application. */
-export function browserSummariesFrom(rows: readonly Record<string, unknown>[]) {
-  return new Map(rows.map((r) => [Number(r['appId']), browserSummaryFrom(r)]))
+/** Pure: `FACET appId` rows → per application (`appId` read by its position in `metadata.facets`,
+ * src/upstream/nrql-rows.ts). */
+export function browserSummariesFrom(field: FacetedNrql | null | undefined) {
+  return new Map(
+    facetedRows(field, ['appId']).map(({ row, facet }) => [
+      Number(facet.appId),
+      browserSummaryFrom(row),
+    ])
+  )
 }
