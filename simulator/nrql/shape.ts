@@ -78,8 +78,12 @@ export function shapeResult(input: ShapeInput): NrqlResult {
   ranked.sort((a, b) => compareRank(a.rank, b.rank) || compareFacets(a.group, b.group))
   const limit = query.limit === 'MAX' ? FACET_LIMIT_MAX : (query.limit ?? FACET_LIMIT_DEFAULT)
   const results = ranked.slice(0, limit).flatMap(({ group }) => {
-    const head: Row = { facet: facet.length === 1 ? group.facet[0] : group.facet }
-    facet.forEach((attr, i) => (head[attr] = group.facet[i]))
+    // Live NerdGraph: one attribute, `facet` and the attribute's own key; several, only `facet`, an
+    // array in FACET order (NG-recorded: gripinvest/gi-analytics, test/fixtures/nerdgraph-recorded/).
+    const head: Row =
+      facet.length === 1
+        ? { facet: group.facet[0], [facet[0]!]: group.facet[0] }
+        : { facet: group.facet }
     return series(group.cells, head)
   })
   const totals = series(total, {})
