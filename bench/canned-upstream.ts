@@ -60,10 +60,15 @@ export function cannedResults(nrql: string, now = Date.now()): Record<string, un
 /** The whole answer to a GraphQL body `{ query, variables }`: each `alias: nrql(query: $var)`. */
 export function cannedAnswer(bodyText: string): string {
   const body = JSON.parse(bodyText) as { query: string; variables?: Record<string, unknown> }
-  const account: Record<string, { results: Record<string, unknown>[] }> = {}
+  const account: Record<string, { results: Record<string, unknown>[]; metadata: object }> = {}
   for (const m of body.query.matchAll(/(\w+)\s*:\s*nrql\(query:\s*\$(\w+)/g)) {
     const nrql = body.variables?.[m[2]!]
-    if (typeof nrql === 'string') account[m[1]!] = { results: cannedResults(nrql) }
+    // `metadata.facets` names the FACET attributes, by which rows are read (src/upstream/nrql-rows.ts).
+    if (typeof nrql === 'string')
+      account[m[1]!] = {
+        results: cannedResults(nrql),
+        metadata: { facets: parseNrql(nrql).facet },
+      }
   }
   return JSON.stringify({ data: { actor: { account } } })
 }

@@ -30,7 +30,8 @@ const results = names.flatMap((name) =>
     ...Object.fromEntries(aliases.map((a, k) => [a, 1 + ((i * 31 + k * 17) % 97) / 7])),
   }))
 )
-const data: MetricDataData = { actor: { account: { q0: { results } } } }
+const metadata = { facets: ['metricTimesliceName'] }
+const data: MetricDataData = { actor: { account: { q0: { results, metadata } } } }
 
 function time(label: string, n: number, fn: () => unknown) {
   for (let i = 0; i < Math.min(n, 200); i++) fn()

@@ -3,8 +3,10 @@ import { alertsOf } from './data/alerts/state'
 import { createDataset } from './data/create-dataset'
 import { DEFAULT_SEED, type Dataset } from './data/dataset'
 import { createStats, type SimStats } from './graphql/stats'
+import { setNrqlLimits } from './graphql/nrql-limits'
 import { createSimulatorApp } from './server/app'
 import { createConcurrency, createFaults } from './server/limits'
+import type { NrqlLimits } from './types'
 import { initV2Switches, v2SwitchesOf, type V2Switches } from './v2/perturb'
 
 export interface SimulatorOptions {
@@ -14,6 +16,9 @@ export interface SimulatorOptions {
   /** The v2 stand-in's switches at start-up (and after reset): one perturbation in every 2xx answer,
    * and noise on values over windows ending now (README "v2 stand-in"). */
   v2?: Partial<V2Switches>
+  /** NRDB's caps, smaller for a test: `limitMax` (the facets `LIMIT MAX` answers, 5,000 live) and
+   * `uniquesCap` (the values a `uniques()` answers, 10,000 live). */
+  nrql?: Partial<NrqlLimits>
 }
 
 export interface Simulator {
@@ -30,6 +35,7 @@ export function createSimulator(opts: SimulatorOptions = {}): Simulator {
   const seed = opts.seed ?? DEFAULT_SEED
   const dataset = createDataset(seed, opts.now ?? Date.now)
   initV2Switches(dataset, opts.v2)
+  setNrqlLimits(dataset, opts.nrql)
   const stats = createStats()
   const faults = createFaults(seed)
   const app = createSimulatorApp({ dataset, stats, faults, concurrency: createConcurrency() })

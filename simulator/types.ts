@@ -83,8 +83,17 @@ export interface EventRow {
   attributes: Record<string, string | number>
 }
 
+/** NRDB's result caps (New Relic docs "NRQL syntax, clauses, and functions"): `LIMIT` at most
+ * 5,000 facets (`LIMIT MAX`), `uniques()` at most 10,000 values. Tests shrink them. */
+export interface NrqlLimits {
+  limitMax: number
+  uniquesCap: number
+}
+
 export interface NrqlContext {
   accountId: number
+  /** NRDB's caps; the live ones when absent. */
+  limits?: Partial<NrqlLimits>
   store: MetricStore
   /** The events of the named event types (`FROM Deployment`, …); none when absent. */
   events?: (eventTypes: readonly string[]) => readonly EventRow[]

@@ -10,6 +10,7 @@ import type { GraphContext } from './context'
 import { deploymentMutations } from './deployments'
 import { deploymentEvents } from './deployment-events'
 import { resourceActorFields, resourceMutations } from './resources'
+import { nrqlLimitsOf } from './nrql-limits'
 import { entitySearch, type SearchArgs } from './search'
 
 /** `actor.entities` takes at most 25 GUIDs [schema]. */
@@ -24,7 +25,8 @@ function runNrqlField(accountId: number, query: string, ctx: GraphContext) {
   try {
     const { store } = ctx.dataset
     const events = (types: readonly string[]) => deploymentEvents(ctx.dataset, types)
-    const result = runNrql(query, { accountId, store, events, now: ctx.dataset.now() })
+    const limits = nrqlLimitsOf(ctx.dataset)
+    const result = runNrql(query, { accountId, store, events, now: ctx.dataset.now(), limits })
     return { ...result, nrql: query }
   } catch (err) {
     if (err instanceof NrqlError) throw graphError(err.message, err.errorClass)

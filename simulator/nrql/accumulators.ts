@@ -25,7 +25,9 @@ export function compileLeaf(
   if (agg.type === 'uniques') {
     const idx = layout.setCount++
     const get = ATTRIBUTES[agg.attribute].get
-    const limit = agg.limit ?? UNIQUES_DEFAULT
+    // The first values up to the limit ("the first set of unique attribute values discovered", NRQL
+    // syntax docs); the simulator keeps the lowest, so an answer does not depend on scan order.
+    const limit = Math.min(agg.limit ?? UNIQUES_DEFAULT, layout.uniquesCap)
     layout.add((c, _b, sb, row) => {
       const v = get(row)
       if (v !== null) (c.sets[sb + idx] ??= new Set()).add(v)

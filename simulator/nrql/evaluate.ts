@@ -3,7 +3,7 @@
  * Runs a parsed query in one streaming pass over the store: every row in the window that
  * matches WHERE updates the accumulators of its facet group and TIMESERIES bucket.
  */
-import type { MetricRow, NrqlContext, NrqlResult } from '../types'
+import type { MetricRow, NrqlContext, NrqlLimits, NrqlResult } from '../types'
 import type { FacetAttribute } from './ast'
 import { Layout } from './layout'
 import type { Cells } from './layout'
@@ -14,6 +14,8 @@ import type { Predicate } from './condition'
 import { scanHint } from './hints'
 import type { ParsedQuery } from './parser'
 import { compileSelect } from './select'
+import { UNIQUES_MAX } from './parse-aggregate'
+import { FACET_LIMIT_MAX } from './parser'
 import { shapeResult } from './shape'
 import type { Group } from './shape'
 import { resolveWindow } from './window'
@@ -22,15 +24,20 @@ import type { QueryWindow } from './window'
 export function evaluate(parsed: ParsedQuery, ctx: NrqlContext): NrqlResult {
   const { query } = parsed
   const window = resolveWindow(query, ctx.now)
+  const limits: NrqlLimits = { ...LIVE_LIMITS, ...ctx.limits }
   const layout = new Layout()
+  layout.uniquesCap = limits.uniquesCap
   const items = query.select.map((item) => compileSelect(item.expr, layout))
   const where = query.where === null ? null : compileCondition(query.where)
   const seriesOnce = !query.timeseries && query.select.every((i) => i.expr.type === 'uniques')
   const base = { accountId: ctx.accountId, since: window.begin, until: window.end, seriesOnce }
   const rows = ctx.store.scan(scanHint(query.where, base))
   const groups = accumulate(rows, ctx.accountId, window, layout, where, query.facet)
-  return shapeResult({ query, keys: parsed.keys, window, layout, items, groups })
+  return shapeResult({ query, keys: parsed.keys, window, layout, items, groups, limits })
 }
+
+/** NRDB's own caps (simulator/types.ts `NrqlLimits`). */
+export const LIVE_LIMITS: NrqlLimits = { limitMax: FACET_LIMIT_MAX, uniquesCap: UNIQUES_MAX }
 
 type FacetKey = (row: MetricRow) => AttributeValue | string
 

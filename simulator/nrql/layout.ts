@@ -22,6 +22,8 @@ export class Layout {
   readonly merge: MergeKind[] = []
   readonly updates: Update[] = []
   setCount = 0
+  /** The most values a uniques() answers (NrqlLimits.uniquesCap). */
+  uniquesCap = Infinity
 
   /** Slots per cell. */
   get width(): number {

@@ -16,9 +16,10 @@ const COMPONENTS: readonly string[] = [
   'max',
   'sumOfSquares',
 ]
-/** NRDB's uniques() default and maximum limits. */
+/** NRDB's uniques() default and maximum limits: "the default limit of 1,000 unique attribute values
+ * per facet ... up to a maximum of 10,000" (New Relic docs "NRQL syntax, clauses, and functions"). */
 export const UNIQUES_DEFAULT = 1000
-const UNIQUES_MAX = 10_000
+export const UNIQUES_MAX = 10_000
 
 export function parseSelectPrimary(cursor: Cursor): SelectExpr {
   if (cursor.peek().kind === 'ident' && cursor.isPunct('(', 1)) return parseAggregate(cursor)

@@ -8,9 +8,10 @@ import { parseCondition } from './parse-condition'
 import { parseSelectItem } from './parse-select'
 import { parseDuration, parseTimeSpec } from './parse-time'
 
-/** NRDB's FACET limits: default 10 groups, at most 2000 (`LIMIT MAX`). */
+/** NRDB's FACET limits: default 10 groups, at most 5,000 (`LIMIT MAX`): "The maximum allowed value
+ * for the LIMIT clause is 5,000" (New Relic docs "NRQL syntax, clauses, and functions"). */
 export const FACET_LIMIT_DEFAULT = 10
-export const FACET_LIMIT_MAX = 2000
+export const FACET_LIMIT_MAX = 5000
 
 const UNSUPPORTED = ['COMPARE', 'WITH', 'ORDER', 'OFFSET', 'EXTRAPOLATE', 'SLIDE', 'RAW', 'SHOW']
 

@@ -2,14 +2,17 @@
  * @module simulator/nrql/shape
  * Builds NerdGraph's `nrql { results metadata totalResult otherResult }` from accumulated
  * groups. FACET groups are ranked by the first select item descending (nulls last, ties by
- * facet value ascending) and cut to LIMIT (default 10, MAX = 2000).
+ * facet value ascending) and cut to LIMIT (default 10, MAX = NrqlLimits.limitMax, 5,000 live);
+ * `otherResult` aggregates the groups the LIMIT cut ("the aggregates representing the events _not_
+ * contained in an individual `results` facet", schema `NrdbResultContainer.otherResult`), null when
+ * none was cut (what live answers then is unknown).
  */
-import type { NrqlResult } from '../types'
+import type { NrqlLimits, NrqlResult } from '../types'
 import type { NrqlQuery } from './ast'
 import type { Cells, Layout } from './layout'
 import type { AttributeValue } from './attributes'
 import { compareValues } from './compare'
-import { FACET_LIMIT_DEFAULT, FACET_LIMIT_MAX } from './parser'
+import { FACET_LIMIT_DEFAULT } from './parser'
 import type { Evaluate } from './select'
 import type { QueryWindow } from './window'
 
@@ -25,12 +28,13 @@ interface ShapeInput {
   layout: Layout
   items: Evaluate[]
   groups: Group[]
+  limits: NrqlLimits
 }
 
 type Row = Record<string, unknown>
 
 export function shapeResult(input: ShapeInput): NrqlResult {
-  const { query, keys, window, layout, items, groups } = input
+  const { query, keys, window, layout, items, groups, limits } = input
   const span = window.end - window.begin
   const values = (cells: Cells, c: number, duration: number): Row => {
     const row: Row = {}
@@ -76,15 +80,27 @@ export function shapeResult(input: ShapeInput): NrqlResult {
     return { group: g, rank: rankOf(items[0]!(whole, 0, span)) }
   })
   ranked.sort((a, b) => compareRank(a.rank, b.rank) || compareFacets(a.group, b.group))
-  const limit = query.limit === 'MAX' ? FACET_LIMIT_MAX : (query.limit ?? FACET_LIMIT_DEFAULT)
+  const asked = query.limit === 'MAX' ? limits.limitMax : (query.limit ?? FACET_LIMIT_DEFAULT)
+  const limit = Math.min(asked, limits.limitMax)
   const results = ranked.slice(0, limit).flatMap(({ group }) => {
-    const head: Row = { facet: facet.length === 1 ? group.facet[0] : group.facet }
-    facet.forEach((attr, i) => (head[attr] = group.facet[i]))
+    // Live NerdGraph: one attribute, `facet` and the attribute's own key; several, only `facet`, an
+    // array in FACET order (NG-recorded: gripinvest/gi-analytics, test/fixtures/nerdgraph-recorded/).
+    const head: Row =
+      facet.length === 1
+        ? { facet: group.facet[0], [facet[0]!]: group.facet[0] }
+        : { facet: group.facet }
     return series(group.cells, head)
   })
   const totals = series(total, {})
   const totalResult = query.timeseries === null ? totals[0]! : totals
-  return { results, metadata, totalResult, otherResult: null }
+  const cut = ranked.slice(limit)
+  if (cut.length === 0) return { results, metadata, totalResult, otherResult: null }
+  const other = layout.cells(cellCount)
+  for (const { group } of cut)
+    for (let c = 0; c < cellCount; c++) layout.mergeInto(other, c, group.cells, c)
+  const others = series(other, {})
+  const otherResult = query.timeseries === null ? others[0]! : others
+  return { results, metadata, totalResult, otherResult }
 }
 
 /** Numbers rank as themselves, apdex by its score; anything else ranks as null. */

@@ -14,6 +14,7 @@ import { instanceKey, mintIds, resolveId } from '../core/ids'
 import { quote } from '../core/nrql'
 import { confirmApplication, queryApplication, type ResolvedApplication } from './resolve'
 import { nrqlDocument, type NrqlData } from '../upstream/nrql-document'
+import { facetedRows, type FacetedNrql } from '../upstream/nrql-rows'
 import { presenceMetricNames, membershipWindowMs } from '../../mappings/topology'
 import { defineCache } from '../core/cache'
 
@@ -68,10 +69,21 @@ export function membersNrql(scope: { guid: string } | 'account', window: [number
 
 /** One facet row of `membersNrql`: `host` (and `appId`) plus `instances`. */
 export interface MemberRow {
-  appId?: number | string
-  host?: string
+  appId?: unknown
+  host?: unknown
   instances?: unknown
   lastReported?: unknown
+}
+
+/** Pure: the `membersNrql` answer → member rows, `appId` and `host` read by their position in
+ * `metadata.facets` (src/upstream/nrql-rows.ts). */
+export function memberRows(field: FacetedNrql | null | undefined): MemberRow[] {
+  return facetedRows(field, ['appId', 'host']).map(({ row, facet }) => ({
+    appId: facet.appId,
+    host: facet.host,
+    instances: row['instances'],
+    lastReported: row['lastReported'],
+  }))
 }
 
 /** Pure: member rows of one application → minted hosts and instances. */
@@ -136,7 +148,7 @@ export async function appTopology(
       },
       { lookup: true }
     )
-    return topologyFrom(app.appId, (data.actor.account?.nrql?.results ?? []) as MemberRow[])
+    return topologyFrom(app.appId, memberRows(data.actor.account?.nrql))
   }
   if (!fresh) return cachedOrLoad(c, c.get('caches').of(topologiesCache), topologyKey(app), load)
   const topology = await load()

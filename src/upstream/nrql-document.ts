@@ -12,6 +12,7 @@ export const nrqlDocument = gql`
         nrql(query: $nrql, timeout: 30) {
           results
           metadata {
+            facets
             timeWindow {
               begin
               end
@@ -28,7 +29,7 @@ export interface NrqlData {
     account: {
       nrql: {
         results: Record<string, unknown>[]
-        metadata?: { timeWindow?: { begin: number; end: number } }
+        metadata?: { facets?: string[] | null; timeWindow?: { begin: number; end: number } }
       } | null
     } | null
   }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ApmApplication } from '../../src/resources/applications/documents'
 import { toV2Application } from '../../src/resources/applications/reshape'
+import { browserSummaryFrom } from '../../src/resources/applications/browser'
 import { round2 } from '../../src/core/numbers'
 
 const base: ApmApplication = {
@@ -48,5 +49,27 @@ describe('application_summary', () => {
   it('leaves it out for an application with web transactions', () => {
     const web = { ...base, apmSummary: { ...base.apmSummary!, webThroughput: 10 } }
     expect(summary(web)).not.toHaveProperty('concurrent_instance_count')
+  })
+})
+
+describe('application_summary.error_rate', () => {
+  // D-errrate: 100 × Errors/all over the HttpDispatcher and OtherTransaction/all calls. Whether
+  // `apmSummary.errorRate` is 0–100 or 0–1 no public answer shows, so the timeslices decide.
+  const topology = { hosts: new Map(), instances: new Map(), lastReported: undefined }
+  const rate = (errorRate: number, row: Record<string, unknown> | undefined) =>
+    toV2Application(
+      { ...base, apmSummary: { ...base.apmSummary!, errorRate } },
+      topology,
+      browserSummaryFrom(row)
+    )['application_summary'] as Record<string, unknown>
+
+  it('is the percent of calls the timeslices count, whatever unit apmSummary uses', () => {
+    expect(rate(0.025, { calls: 400, errors: 10 })).toMatchObject({ error_rate: 2.5 })
+    expect(rate(2.5, { calls: 400, errors: 10 })).toMatchObject({ error_rate: 2.5 })
+    expect(rate(0.025, { calls: 0, errors: 0 })).toMatchObject({ error_rate: 0 })
+  })
+
+  it('falls back to apmSummary.errorRate only without a timeslice row', () => {
+    expect(rate(2.5, undefined)).toMatchObject({ error_rate: 2.5 })
   })
 })

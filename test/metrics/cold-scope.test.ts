@@ -64,28 +64,15 @@ describe('a host- or instance-scoped data call on a cold cache', () => {
     expect(sim.stats().graphqlRequests).toBe(1)
   })
 
-  it('keeps only the rows of the member it resolved', () => {
+  it('keeps only the rows of the member it resolved, read by position in metadata.facets', () => {
+    // The live shape of a several-attribute FACET: only `facet`, no `host` or `instanceName` key.
     const rows = [
-      {
-        facet: ['A', 'web-01', 'i1'],
-        metricTimesliceName: 'A',
-        host: 'web-01',
-        instanceName: 'i1',
-      },
-      {
-        facet: ['A', 'web-01', 'i2'],
-        metricTimesliceName: 'A',
-        host: 'web-01',
-        instanceName: 'i2',
-      },
-      {
-        facet: ['A', 'web-02', 'i1'],
-        metricTimesliceName: 'A',
-        host: 'web-02',
-        instanceName: 'i1',
-      },
+      { facet: ['A', 'web-01', 'i1'] },
+      { facet: ['A', 'web-01', 'i2'] },
+      { facet: ['A', 'web-02', 'i1'] },
     ]
-    const data = { actor: { account: { q0: { results: rows }, k0: null } } }
+    const metadata = { facets: ['metricTimesliceName', 'host', 'instanceName'] }
+    const data = { actor: { account: { q0: { results: rows, metadata }, k0: null } } }
     expect(rowsOf(data, { host: 'web-01' }).actor.account!['q0']!.results).toEqual(rows.slice(0, 2))
     expect(
       rowsOf(data, { host: 'web-01', instanceName: 'i2' }).actor.account!['q0']!.results

@@ -23,7 +23,9 @@ function reference(plan: MetricDataPlan, data: MetricDataData) {
   const { start, sliceMs, summarize } = plan.range
   plan.nrql.forEach((_, q) => {
     for (const row of data.actor.account?.[`q${q}`]?.results ?? []) {
-      const name = row['metricTimesliceName'] ?? row['facet']
+      // The name by its position in `metadata.facets` (first): never the attribute's key.
+      const facet = row['facet']
+      const name = Array.isArray(facet) ? facet[0] : facet
       if (typeof name !== 'string') continue
       const slots = rowsByName.get(name) ?? []
       rowsByName.set(name, slots)
@@ -180,7 +182,11 @@ function callOf(c: Call) {
   })
   const account: NonNullable<MetricDataData['actor']['account']> = {}
   plan.nrql.forEach(
-    (_, q) => (account[`q${q}`] = { results: rows.filter((_, i) => i % plan.nrql.length === q) })
+    (_, q) =>
+      (account[`q${q}`] = {
+        results: rows.filter((_, i) => i % plan.nrql.length === q),
+        metadata: { facets: ['metricTimesliceName'] },
+      })
   )
   if (plan.knownNrql.length)
     account['k0'] = { results: [{ names: c.names.filter((_, i) => i % 2) }] }
@@ -238,7 +244,8 @@ describe('metric data JSON written in one pass (issue 16)', () => {
         ...Object.fromEntries(aliases.map((a, k) => [a, (n * 7919 + i * 31 + k) / 7])),
       }))
     )
-    const data: MetricDataData = { actor: { account: { q0: { results } } } }
+    const metadata = { facets: ['metricTimesliceName'] }
+    const data: MetricDataData = { actor: { account: { q0: { results, metadata } } } }
     const expected = JSON.stringify(reference(plan, data))
     const bytes = renderJsonBytes(toV2MetricData(plan, data))
     expect(bytes.byteLength).toBeGreaterThan(1_000_000)

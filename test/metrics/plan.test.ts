@@ -88,7 +88,9 @@ describe('planMetricData (the explain of a metric-data call)', () => {
         `AND newrelic.timeslice.value IS NOT NULL AND metricTimesliceName IN ('HttpDispatcher', 'Errors/all') ` +
         `SINCE ${until - 8 * 24 * 3600_000} UNTIL ${until}`,
     ])
-    expect(plan.document).toContain('k0: nrql(query: $k0, timeout: 30) { results }')
+    expect(plan.document).toContain(
+      'k0: nrql(query: $k0, timeout: 30) { results metadata { facets } }'
+    )
   })
 
   it('sends no known-names query when the metric names are already known', () => {

@@ -8,7 +8,7 @@ import { resolveTimeRange } from '../../src/core/time-range'
 const now = Date.parse('2026-03-10T12:00:00Z')
 const from = Date.parse('2026-03-10T11:00:00Z')
 const data = (results: Record<string, unknown>[]): MetricDataData => ({
-  actor: { account: { q0: { results } } },
+  actor: { account: { q0: { results, metadata: { facets: ['metricTimesliceName'] } } } },
 })
 
 describe('rounding (D-extract, TONS samples)', () => {
@@ -80,7 +80,6 @@ describe('toV2MetricData', () => {
   const callCount = plan.metrics[0]!.values[0] as { alias: string } // call_count's column
   const bucket = (name: string, minute: number, n: number) => ({
     facet: name,
-    metricTimesliceName: name,
     beginTimeSeconds: (from + minute * 60_000) / 1000,
     endTimeSeconds: (from + (minute + 1) * 60_000) / 1000,
     [callCount.alias]: n,

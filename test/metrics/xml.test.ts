@@ -103,7 +103,15 @@ function upstreamRow(): Record<string, unknown> {
 describe('metric_data_response XML', () => {
   it('renders the confirmed real sample byte for byte (plus metrics_found / metrics_not_found)', async () => {
     const upstream = fakeFetch({
-      body: { data: { actor: { account: { q0: { results: [upstreamRow()] } } } } },
+      body: {
+        data: {
+          actor: {
+            account: {
+              q0: { results: [upstreamRow()], metadata: { facets: ['metricTimesliceName'] } },
+            },
+          },
+        },
+      },
     })
     const app = createApp({
       config: parseConfig({

@@ -270,7 +270,7 @@ describe('parseNrql: errors', () => {
     ['fractional SINCE', 'SELECT count(*) FROM Metric SINCE 1704067200000.5'],
     ['SINCE date string', "SELECT count(*) FROM Metric SINCE '2024-01-01'"],
     ['AGO missing', 'SELECT count(*) FROM Metric SINCE 1 hour'],
-    ['LIMIT above 2000', 'SELECT count(*) FROM Metric FACET host LIMIT 2001'],
+    ['LIMIT above 5000', 'SELECT count(*) FROM Metric FACET host LIMIT 5001'],
     ['LIMIT 0', 'SELECT count(*) FROM Metric FACET host LIMIT 0'],
     ['duplicate clause', "SELECT count(*) FROM Metric WHERE host = 'a' WHERE host = 'b'"],
     ['COMPARE WITH', 'SELECT count(*) FROM Metric COMPARE WITH 1 day ago'],

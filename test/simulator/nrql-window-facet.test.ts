@@ -214,13 +214,13 @@ describe('runNrql: FACET', () => {
     expect(u.totalResult).toEqual({ 'uniques.host': ['h1', 'h2', 'h3'] })
   })
 
-  it('groups by several attributes', () => {
+  it('groups by several attributes, each row carrying only `facet` in FACET order (live shape)', () => {
     // (shop, h1): R1 R3 R5 R8 = 4; (shop, h2): R2 R9 = 2; (billing, h3): R4 R10 = 2
     const r = run(`SELECT count(*) FROM Metric FACET appName, host ${WINDOW}`)
     expect(r.results).toEqual([
-      { facet: ['shop', 'h1'], appName: 'shop', host: 'h1', count: 4 },
-      { facet: ['billing', 'h3'], appName: 'billing', host: 'h3', count: 2 },
-      { facet: ['shop', 'h2'], appName: 'shop', host: 'h2', count: 2 },
+      { facet: ['shop', 'h1'], count: 4 },
+      { facet: ['billing', 'h3'], count: 2 },
+      { facet: ['shop', 'h2'], count: 2 },
     ])
     expect(r.metadata.facets).toEqual(['appName', 'host'])
   })
@@ -275,5 +275,38 @@ describe('runNrql: FACET', () => {
     const r = run(`SELECT count(*) FROM Metric WHERE host = 'none' FACET host ${WINDOW}`)
     expect(r.results).toEqual([])
     expect(r.totalResult).toEqual({ count: 0 })
+  })
+})
+
+describe('runNrql: NRDB caps (NrqlLimits `limitMax`, `uniquesCap`)', () => {
+  const capped = (text: string, limits: { limitMax?: number; uniquesCap?: number }) =>
+    runNrql(text, { ...context(), limits })
+
+  it('answers LIMIT MAX with 5,000 facets live, fewer under a test cap, the rest in otherResult', () => {
+    // shop: 6 rows, billing: 2 (R1…R10 of the fixture)
+    expect(
+      run(`SELECT count(*) FROM Metric FACET appName LIMIT 5000 ${WINDOW}`).results
+    ).toHaveLength(2)
+    const r = capped(`SELECT count(*) FROM Metric FACET appName LIMIT MAX ${WINDOW}`, {
+      limitMax: 1,
+    })
+    expect(r.results).toEqual([{ facet: 'shop', appName: 'shop', count: 6 }])
+    expect(r.otherResult).toEqual({ count: 2 })
+    expect(
+      capped(`SELECT count(*) FROM Metric FACET appName LIMIT 2 ${WINDOW}`, { limitMax: 1 }).results
+    ).toHaveLength(1)
+    expect(
+      run(`SELECT count(*) FROM Metric FACET appName LIMIT MAX ${WINDOW}`).otherResult
+    ).toBeNull()
+  })
+
+  it('stops uniques() at its cap: the asked limit, at most `uniquesCap`', () => {
+    const all = run(`SELECT uniques(host) AS 'h' FROM Metric ${WINDOW}`).results[0]!['h']
+    expect(all).toEqual(['h1', 'h2', 'h3'])
+    const two = capped(`SELECT uniques(host, 1000) AS 'h' FROM Metric ${WINDOW}`, { uniquesCap: 2 })
+    expect(two.results[0]!['h']).toEqual(['h1', 'h2'])
+    expect(run(`SELECT uniques(host, 1) AS 'h' FROM Metric ${WINDOW}`).results[0]!['h']).toEqual([
+      'h1',
+    ])
   })
 })

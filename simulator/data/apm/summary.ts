@@ -76,6 +76,8 @@ export function apmSummary(dataset: Dataset, app: Application): ApmSummary | nul
   const apdexCalls = sum.s + sum.t + sum.f
   return {
     apdexScore: apdexCalls > 0 ? (sum.s + sum.t / 2) / apdexCalls : null,
+    // A percent, as the schema describes it ("The percentage of responses to all transactions with
+    // an error", `ApmApplicationSummaryData.errorRate`); whether live answers 0–100 or 0–1 is unknown.
     errorRate: ratio(sum.errors, calls) * 100,
     hostCount: hosts.size,
     instanceCount: instances.size,

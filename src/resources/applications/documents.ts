@@ -5,6 +5,7 @@
  * built on first use per alias count and kept.
  */
 import { gql } from 'graphql-request'
+import { facetedNrqlFields, type FacetedNrql } from '../../upstream/nrql-rows'
 
 const summaryFields = `
   apmSummary {
@@ -37,7 +38,8 @@ const servedBrowserFields = `
     }
   }`
 
-const nrqlFields = `results`
+/** FACET rows are read by position in `metadata.facets` (src/upstream/nrql-rows.ts). */
+const nrqlFields = facetedNrqlFields
 
 /** Browser applications and the APM application each serves (`servingApmApplicationId`), for the
  * settings of applications that do not report (src/resources/applications/members.ts). */
@@ -170,7 +172,7 @@ export interface ApmApplication {
   } | null
 }
 
-export type NrqlField = { results: Record<string, unknown>[] } | null
+export type NrqlField = (FacetedNrql & { results: Record<string, unknown>[] }) | null
 
 export type AccountAliases = Record<`a${number}`, { members: NrqlField; browser: NrqlField } | null>
 

@@ -106,13 +106,7 @@ async function storeInsights(
   accounts.forEach((accountId, i) => {
     const alias = data.actor[`a${i}`]
     const { members, browser } = alias ?? {}
-    rememberInsights(
-      c,
-      accountId,
-      members?.results ?? [],
-      browser?.results ?? [],
-      served.get(accountId)
-    )
+    rememberInsights(c, accountId, members, browser, served.get(accountId))
   })
 }
 

@@ -13,11 +13,11 @@ import {
   type ResolvedApplication,
 } from '../../entities/resolve'
 import {
+  memberRows,
   membersNrql,
   membershipWindow,
   rememberTopology,
   topologyFrom,
-  type MemberRow,
   type Topology,
 } from '../../entities/topology'
 import type { ApmApplication, NrqlField } from './documents'
@@ -41,8 +41,7 @@ export async function loadApplication<T extends AppDocumentData>(
   })
   const entity = data.actor.entity
   if (!entity || entity.applicationId !== app.appId) throw new V2Error(404, titles.noApplication)
-  const rows = (data.actor.account?.members?.results ?? []) as MemberRow[]
-  const topology = topologyFrom(app.appId, rows)
+  const topology = topologyFrom(app.appId, memberRows(data.actor.account?.members))
   rememberTopology(c, app, topology)
   return { data, entity, topology }
 }

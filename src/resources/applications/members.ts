@@ -9,12 +9,14 @@
 import type { Context } from 'hono'
 import type { Env } from '../../http/env'
 import {
+  memberRows,
   membersNrql,
   membershipWindow,
   topologyFrom,
   type MemberRow,
   type Topology,
 } from '../../entities/topology'
+import type { FacetedNrql } from '../../upstream/nrql-rows'
 import { browserNrql, browserSummariesFrom, summaryWindow, type BrowserSummary } from './browser'
 import { defineCache } from '../../core/cache'
 import { quoteList } from '../../core/nrql'
@@ -95,12 +97,12 @@ export function topologiesFrom(rows: readonly MemberRow[]): Map<number, Topology
 export function rememberInsights(
   c: Context<Env>,
   accountId: number,
-  members: readonly MemberRow[],
-  browser: readonly Record<string, unknown>[],
+  members: FacetedNrql | null | undefined,
+  browser: FacetedNrql | null | undefined,
   served: Map<number, Served> = new Map()
 ): AccountInsights {
   const insights = {
-    topologies: topologiesFrom(members),
+    topologies: topologiesFrom(memberRows(members)),
     browser: browserSummariesFrom(browser),
     served,
   }

@@ -73,8 +73,9 @@ export function toV2Application(
     record['application_summary'] = {
       response_time: round3((s.responseTimeAverage ?? 0) * 1000), // NerdGraph seconds → v2 ms
       throughput: round3(s.throughput ?? 0), // both per minute
-      // both a percentage (schema `ApmApplicationSummaryData.errorRate`, D-errrate)
-      error_rate: round3(s.errorRate ?? 0),
+      // percent of calls (D-errrate) from the timeslices (src/resources/applications/browser.ts):
+      // whether `apmSummary.errorRate` is 0–100 or 0–1 is unknown, so it only stands in without them
+      error_rate: round3(browser?.errorRate ?? s.errorRate ?? 0),
       apdex_target: round2(apdexTarget),
       apdex_score: round2(s.apdexScore ?? 0),
       host_count: s.hostCount ?? topology.hosts.size,

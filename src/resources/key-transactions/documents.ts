@@ -7,6 +7,7 @@
 import { gql } from 'graphql-request'
 import { searchPageDocument } from '../../entities/search-pages'
 import type { DetailsPart } from '../../entities/entity-details'
+import { facetedNrqlFields, type FacetedNrql } from '../../upstream/nrql-rows'
 
 export const outlineFields = 'guid name accountId reporting alertSeverity'
 
@@ -23,8 +24,8 @@ const showDocument = (last: boolean) => gql`
     actor {
       entity(guid: $guid) { ${outlineFields} ${detailSelection} }
       account(id: $accountId) {
-        summary: nrql(query: $summary, timeout: 30) { results }
-        ${last ? 'last: nrql(query: $last, timeout: 30) { results }' : ''}
+        summary: nrql(query: $summary, timeout: 30) { ${facetedNrqlFields} }
+        ${last ? `last: nrql(query: $last, timeout: 30) { ${facetedNrqlFields} }` : ''}
       }
     }
   }
@@ -44,7 +45,8 @@ export function pageExtrasDocument(details: DetailsPart, accounts: number): stri
   const idx = Array.from({ length: accounts }, (_, i) => i)
   const vars = details.vars + idx.map((i) => `, $a${i}: Int!, $q${i}: Nrql!`).join('')
   const nrql = idx.map(
-    (i) => `a${i}: account(id: $a${i}) { summary: nrql(query: $q${i}, timeout: 30) { results } }`
+    (i) =>
+      `a${i}: account(id: $a${i}) { summary: nrql(query: $q${i}, timeout: 30) { ${facetedNrqlFields} } }`
   )
   doc = gql`
     query KeyTransactionDetails(${vars.slice(2)}) {
@@ -74,7 +76,7 @@ export interface KeyTransactionDetails {
   application: { guid: string; entity: { applicationId?: number | null } | null } | null
 }
 
-export type NrqlResults = { results: Record<string, unknown>[] | null } | null
+export type NrqlResults = FacetedNrql | null
 
 export interface ListKeyTransactionsData {
   actor: {

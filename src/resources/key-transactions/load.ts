@@ -164,7 +164,7 @@ function aliasRows(actor: Record<string, unknown>, accounts: number): Map<string
   const rows = new Map<string, Row>()
   for (let i = 0; i < accounts; i++) {
     const alias = actor[`a${i}`] as { summary: NrqlResults } | null
-    for (const [guid, row] of summaryRows(alias?.summary?.results)) rows.set(guid, row)
+    for (const [guid, row] of summaryRows(alias?.summary)) rows.set(guid, row)
   }
   return rows
 }
@@ -222,8 +222,8 @@ export async function showKeyTransaction(c: Context<Env>) {
   const e = data.actor.entity
   if (!e || e.guid !== kt.guid) throw new V2Error(404, keyTransactionKind.notFound)
   rememberDetails(c, kind, e.guid, detailsOf(e))
-  const rows = summaryRows(data.actor.account?.summary?.results)
-  for (const [guid, row] of summaryRows(data.actor.account?.last?.results)) rows.set(guid, row)
+  const rows = summaryRows(data.actor.account?.summary)
+  for (const [guid, row] of summaryRows(data.actor.account?.last)) rows.set(guid, row)
   const app = e.application?.guid
   if (e.reporting === true && app && !known) {
     const outline = [{ ...e, accountId: kt.accountId }]

@@ -12,6 +12,7 @@ import { round2, round3 } from '../../core/numbers'
 import { formatTime } from '../../core/time-range'
 import type { KeyTransactionDetails, KeyTransactionOutline } from './documents'
 import { summaryWindowMs } from './plan'
+import { facetedRows, type FacetedNrql } from '../../upstream/nrql-rows'
 
 /** D-summary: the show and list `links` template. */
 export const keyTransactionLinkTemplates = {
@@ -90,7 +91,10 @@ export function toV2KeyTransaction(
   return record
 }
 
-/** Pure: `FACET entity.guid` rows by GUID. */
-export function summaryRows(rows: readonly Record<string, unknown>[] | null | undefined) {
-  return new Map((rows ?? []).map((r) => [String(r['entity.guid']), r]))
+/** Pure: `FACET entity.guid` rows by GUID, read by its position in `metadata.facets`
+ * (src/upstream/nrql-rows.ts). */
+export function summaryRows(field: FacetedNrql | null | undefined) {
+  return new Map(
+    facetedRows(field, ['entity.guid']).map(({ row, facet }) => [String(facet['entity.guid']), row])
+  )
 }

@@ -18,18 +18,19 @@ import {
 } from '../../entities/resolve'
 import {
   hasTopology,
+  memberRows,
   membersNrql,
   membershipWindow,
   rememberTopology,
   titlesNotFound,
   topologyFrom,
-  type MemberRow,
   type Topology,
 } from '../../entities/topology'
 import { metricDataDocument, type MetricDataData } from './documents'
 import { namesPerQuery, planMetricData, type MetricDataRequest, type MetricScope } from './plan'
 import { readableFor } from './readable'
 import { toV2MetricData } from './reshape'
+import { facetedRows, type FacetedNrql } from '../../upstream/nrql-rows'
 
 export type Split = 'host' | 'instance'
 
@@ -94,7 +95,7 @@ export async function coldMetricData(
     members,
   })
   const account = data.actor.account
-  const topology = topologyFrom(app.appId, (account?.['members']?.results ?? []) as MemberRow[])
+  const topology = topologyFrom(app.appId, memberRows(account?.['members']))
   rememberTopology(c, app, topology)
   const member = splits[split].member(topology, id)
   if (!member) throw new V2Error(404, splits[split].notFound)
@@ -106,18 +107,22 @@ function groups(rows: Record<string, unknown>[] | null | undefined): number {
   return new Set((rows ?? []).map((r) => JSON.stringify(r['facet']))).size
 }
 
-/** Pure: the answer with only `member`'s rows in every alias. */
+/** Pure: the answer with only `member`'s rows in every alias, `host` and `instanceName` read by
+ * their position in each alias's `metadata.facets` (src/upstream/nrql-rows.ts). */
 export function rowsOf(data: MetricDataData, member: Member): MetricDataData {
   const account = data.actor.account
   if (!account) return data
-  const mine = (row: Record<string, unknown>) =>
-    row['host'] === member.host &&
-    (member.instanceName === undefined || row['instanceName'] === member.instanceName)
   const narrowed = Object.fromEntries(
-    Object.entries(account).map(([alias, field]) => [
-      alias,
-      field && { results: (field.results ?? []).filter(mine) },
-    ])
+    Object.entries(account).map(([alias, field]) => [alias, field && narrow(field, member)])
   )
   return { actor: { account: narrowed } }
+}
+
+function narrow(field: FacetedNrql, member: Member): FacetedNrql {
+  const mine = facetedRows(field, ['host', 'instanceName']).filter(
+    ({ facet }) =>
+      facet.host === member.host &&
+      (member.instanceName === undefined || facet.instanceName === member.instanceName)
+  )
+  return { results: mine.map(({ row }) => row), metadata: field.metadata ?? null }
 }

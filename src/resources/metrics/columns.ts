@@ -17,8 +17,9 @@ import type { MetricFamily } from '../../../mappings/metric-families'
 import { quote, quoteList } from '../../core/nrql'
 import { defaultTables, definitionOf, familyOf, valuesFor, type Tables } from './families'
 
-/** NRQL FACET returns at most 2000 groups with `LIMIT MAX` (New Relic docs "NRQL syntax, clauses,
- * and functions"). */
+/** Names per query: 2000, under the 5,000 facets NRQL's `LIMIT MAX` answers at most (New Relic docs
+ * "NRQL syntax, clauses, and functions"); split by host or instance a query may still reach it
+ * (src/resources/metrics/cold-scope.ts asks again then). */
 export const namesPerQuery = 2000
 
 /** How one v2 value is read from a result row. */

@@ -6,6 +6,7 @@
  * use. Metric names use the shared one-query document (src/upstream/nrql-document.ts).
  */
 import { gql } from 'graphql-request'
+import { facetedNrqlFields, type FacetedNrql } from '../../upstream/nrql-rows'
 
 export {
   nrqlDocument as metricNamesDocument,
@@ -32,7 +33,7 @@ function build(aliases: number, known: number, extra: ExtraAliases = {}): string
     ...(extra.members ? ['members'] : []),
   ]
   const variables = names.map((n) => `$${n}: Nrql!`).join(', ')
-  const fields = names.map((n) => `${n}: nrql(query: $${n}, timeout: 30) { results }`)
+  const fields = names.map((n) => `${n}: nrql(query: $${n}, timeout: 30) { ${facetedNrqlFields} }`)
   return gql`
     query MetricData($accountId: Int!, ${variables}) {
       actor {
@@ -64,6 +65,6 @@ export function metricDataDocument(
 
 export interface MetricDataData {
   actor: {
-    account: Record<string, { results: Record<string, unknown>[] | null } | null> | null
+    account: Record<string, FacetedNrql | null> | null
   }
 }

@@ -10,6 +10,7 @@ import type { MetricDataData } from './documents'
 import { writeMetricDataJson, type ShapedMetricData } from './json'
 import type { MetricDataPlan, ValueRead } from './plan'
 import { readersOf, sliceValues } from './read'
+import { facetAt, facetPosition } from '../../upstream/nrql-rows'
 
 type Row = Record<string, unknown>
 
@@ -82,12 +83,15 @@ function knownNames(plan: MetricDataPlan, data: MetricDataData): Set<string> {
   return out
 }
 
-/** Facet rows per metric name, placed at their slice index (a summarized call has one slice). */
+/** Facet rows per metric name, placed at their slice index (a summarized call has one slice). The
+ * name is read by its position in `metadata.facets` (src/upstream/nrql-rows.ts). */
 function groupRows(plan: MetricDataPlan, data: MetricDataData): Map<string, (Row | undefined)[]> {
   const out = new Map<string, (Row | undefined)[]>()
   for (let q = 0; q < plan.nrql.length; q++) {
-    for (const row of data.actor.account?.[`q${q}`]?.results ?? []) {
-      const name = row['metricTimesliceName'] ?? row['facet']
+    const field = data.actor.account?.[`q${q}`]
+    const position = facetPosition(field?.metadata, 'metricTimesliceName')
+    for (const row of field?.results ?? []) {
+      const name = facetAt(row, position)
       if (typeof name !== 'string') continue
       let slots = out.get(name)
       if (!slots) out.set(name, (slots = []))
@@ -105,12 +109,17 @@ function slotted(plan: MetricDataPlan, field: { results: Row[] | null } | null |
 }
 
 function place({ range }: MetricDataPlan, slots: (Row | undefined)[], row: Row): void {
-  const begin = row['beginTimeSeconds']
-  const index =
-    range.summarize || typeof begin !== 'number'
-      ? 0
-      : Math.round((begin * 1000 - range.start) / range.sliceMs)
+  const index = sliceIndex(range, row)
   if (index >= 0) slots[index] = row
+}
+
+/** The slice of `range` a row answers: its TIMESERIES bucket's `beginTimeSeconds` (epoch seconds,
+ * NG-recorded), or 0 for a summarized call's one row. */
+export function sliceIndex(range: MetricDataPlan['range'], row: Row): number {
+  const begin = row['beginTimeSeconds']
+  return range.summarize || typeof begin !== 'number'
+    ? 0
+    : Math.round((begin * 1000 - range.start) / range.sliceMs)
 }
 
 /**

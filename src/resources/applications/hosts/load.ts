@@ -25,5 +25,5 @@ export async function loadHostsView(c: Context<Env>): Promise<HostsView> {
       summary: instanceSummaryNrql(app.guid, summaryWindow(now)),
     })
   )
-  return { app: entity, topology, sums: sumsByInstance(data.actor.account?.summary?.results ?? []) }
+  return { app: entity, topology, sums: sumsByInstance(data.actor.account?.summary) }
 }

@@ -6,6 +6,7 @@
  */
 import { quote } from '../../../core/nrql'
 import { round2, round3 } from '../../../core/numbers'
+import { facetedRows, type FacetedNrql } from '../../../upstream/nrql-rows'
 
 /** Transaction rollups whose calls v2 summaries count (D-errrate: error rate =
  * 100 × Errors/all:error_count / (HttpDispatcher + OtherTransaction/all) call counts). */
@@ -51,14 +52,15 @@ export type Sums = Record<(typeof fields)[number], number>
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
 
-/** Pure: result rows → sums per `host\0instanceName`. */
-export function sumsByInstance(rows: readonly Record<string, unknown>[]): Map<string, Sums> {
+/** Pure: the answer's rows → sums per `host\0instanceName`, both read by their position in
+ * `metadata.facets` (a two-attribute FACET row carries only `facet`, src/upstream/nrql-rows.ts). */
+export function sumsByInstance(field: FacetedNrql | null | undefined): Map<string, Sums> {
   const out = new Map<string, Sums>()
-  for (const r of rows) {
-    if (typeof r['host'] !== 'string' || typeof r['instanceName'] !== 'string') continue
+  for (const { row, facet } of facetedRows(field, ['host', 'instanceName'])) {
+    if (typeof facet.host !== 'string' || typeof facet.instanceName !== 'string') continue
     out.set(
-      `${r['host']}\u0000${r['instanceName']}`,
-      Object.fromEntries(fields.map((k) => [k, num(r[k])])) as Sums
+      `${facet.host}\u0000${facet.instanceName}`,
+      Object.fromEntries(fields.map((k) => [k, num(row[k])])) as Sums
     )
   }
   return out
