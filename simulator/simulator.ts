@@ -2,6 +2,7 @@
 import { alertsOf } from './data/alerts/state'
 import { createDataset } from './data/create-dataset'
 import { DEFAULT_SEED, type Dataset } from './data/dataset'
+import { initAccess, type AccessOptions } from './graphql/access'
 import { createStats, type SimStats } from './graphql/stats'
 import { createSimulatorApp } from './server/app'
 import { createConcurrency, createFaults } from './server/limits'
@@ -14,6 +15,9 @@ export interface SimulatorOptions {
   /** The v2 stand-in's switches at start-up (and after reset): one perturbation in every 2xx answer,
    * and noise on values over windows ending now (README "v2 stand-in"). */
   v2?: Partial<V2Switches>
+  /** How many other users' keys an admin's key search finds, and the lenient `FORBIDDEN` switch
+   * for another account (graphql/access.ts; README "How it differs from the live NerdGraph"). */
+  access?: AccessOptions
 }
 
 export interface Simulator {
@@ -30,6 +34,7 @@ export function createSimulator(opts: SimulatorOptions = {}): Simulator {
   const seed = opts.seed ?? DEFAULT_SEED
   const dataset = createDataset(seed, opts.now ?? Date.now)
   initV2Switches(dataset, opts.v2)
+  initAccess(dataset, opts.access)
   const stats = createStats()
   const faults = createFaults(seed)
   const app = createSimulatorApp({ dataset, stats, faults, concurrency: createConcurrency() })
