@@ -34,6 +34,17 @@ export const errorClassStatus = {
   default: { status: 502, title: failed, rank: 0, kind: 'final' },
 } as const satisfies Record<string, UpstreamStatus>
 
+/**
+ * Every shape in which NerdGraph says the key may not use an account, read as `FORBIDDEN` (v2's 404
+ * for a read of another account's resource, 403 for a write): the `FORBIDDEN` class, the
+ * `ACCESS_DENIED` class, and the message "Access denied." with no class at all, as live answers
+ * another account (terraform-provider-newrelic issues #755 "Access Denied., null" and #833).
+ */
+export const noAccess = {
+  classes: ['FORBIDDEN', 'ACCESS_DENIED'],
+  classlessMessages: [/^\s*access denied\.?\s*$/i],
+} as const
+
 /** Transport-level faults (no GraphQL result to classify). */
 export const transportStatus = {
   timeout: { status: 504, title: 'NerdGraph did not answer in time' },

@@ -14,6 +14,7 @@ export {
 export type { FaultConfig } from './server/limits'
 export type { Perturbation, V2Switches } from './v2/perturb'
 export type { SimStats } from './graphql/stats'
+export { ACCESS_DENIED, OTHERS_KEYS, type AccessOptions } from './graphql/access'
 export { SCHEMA_SDL } from './graphql/schema'
 
 // The dataset: keys, accounts, applications, ground truth

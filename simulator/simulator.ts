@@ -2,6 +2,7 @@
 import { alertsOf } from './data/alerts/state'
 import { createDataset } from './data/create-dataset'
 import { DEFAULT_SEED, type Dataset } from './data/dataset'
+import { initAccess, type AccessOptions } from './graphql/access'
 import { createStats, type SimStats } from './graphql/stats'
 import { setNrqlLimits } from './graphql/nrql-limits'
 import { createSimulatorApp } from './server/app'
@@ -19,6 +20,9 @@ export interface SimulatorOptions {
   /** NRDB's caps, smaller for a test: `limitMax` (the facets `LIMIT MAX` answers, 5,000 live) and
    * `uniquesCap` (the values a `uniques()` answers, 10,000 live). */
   nrql?: Partial<NrqlLimits>
+  /** How many other users' keys an admin's key search finds, and the lenient `FORBIDDEN` switch
+   * for another account (graphql/access.ts; README "How it differs from the live NerdGraph"). */
+  access?: AccessOptions
 }
 
 export interface Simulator {
@@ -36,6 +40,7 @@ export function createSimulator(opts: SimulatorOptions = {}): Simulator {
   const dataset = createDataset(seed, opts.now ?? Date.now)
   initV2Switches(dataset, opts.v2)
   setNrqlLimits(dataset, opts.nrql)
+  initAccess(dataset, opts.access)
   const stats = createStats()
   const faults = createFaults(seed)
   const app = createSimulatorApp({ dataset, stats, faults, concurrency: createConcurrency() })

@@ -1,6 +1,6 @@
 /** @module simulator/data/keys — the demo user keys, what each may see, and key masking. */
 import { PRODUCTION, STAGING } from './catalog'
-import { hashString } from './prng'
+import { combine, hashString } from './prng'
 
 /** User keys the simulator accepts (NerdGraph wants a user key, `NRAK-…`: New Relic docs "New
  * Relic API keys"). */
@@ -32,6 +32,9 @@ export interface Principal {
   readonly accountIds: ReadonlySet<number>
   /** The account the key was created in (DEMO_KEY_ACCOUNTS); one of accountIds. */
   readonly homeAccountId: number
+  /** An admin's key search also finds other users' keys, obfuscated (New Relic docs "NerdGraph
+   * tutorial: Manage API keys", section "Query keys"). */
+  readonly admin: boolean
 }
 
 /** A user key as `actor.apiAccess.keySearch` answers it (`ApiAccessUserKey`). */
@@ -71,6 +74,7 @@ const PRINCIPALS: ReadonlyMap<string, Principal> = new Map([
       user: { id: USER_ALL, email: 'demo.admin@example.com', name: 'Demo Admin' },
       accountIds: new Set([PRODUCTION.id, STAGING.id]),
       homeAccountId: DEMO_KEY_ACCOUNTS[DEMO_KEYS.all],
+      admin: true,
     },
   ],
   [
@@ -80,6 +84,7 @@ const PRINCIPALS: ReadonlyMap<string, Principal> = new Map([
       user: { id: USER_ONE, email: 'staging.viewer@example.com', name: 'Staging Viewer' },
       accountIds: new Set([STAGING.id]),
       homeAccountId: DEMO_KEY_ACCOUNTS[DEMO_KEYS.one],
+      admin: false,
     },
   ],
 ])
@@ -151,4 +156,52 @@ export function userKeysOf(userId: number): readonly UserKey[] {
  * `obfuscatedKey`. */
 export function obfuscateKey(key: string): string {
   return key.slice(0, 8) + '*'.repeat(Math.max(0, key.length - 8))
+}
+
+/** A user key of another user, as an admin's key search lists it: made up, never a valid `API-Key`. */
+export interface OthersKey extends UserKey {
+  readonly user: { readonly id: number; readonly email: string; readonly name: string }
+}
+
+/** Other users of the demo organisation: the keys an admin sees belong to this many users. */
+const OTHER_USERS = 997
+const FIRST_OTHER_USER = 4200001
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
+/** Other users' keys were created from 2022-01-01 to 2025-12-31, so the demo users' own keys fall
+ * among them in the search's oldest-first order. */
+const OTHERS_FROM = 1640995200
+const OTHERS_SPAN = 1767225600 - OTHERS_FROM
+
+const othersCache = new Map<string, readonly OthersKey[]>()
+
+/** `count` user keys of other users in `accountIds`, oldest first, the same on every call. */
+export function othersKeys(count: number, accountIds: readonly number[]): readonly OthersKey[] {
+  const cacheKey = `${count}:${accountIds.join(',')}`
+  const cached = othersCache.get(cacheKey)
+  if (cached) return cached
+  const keys: OthersKey[] = []
+  for (let i = 0; i < count && accountIds.length > 0; i++) {
+    const userId = FIRST_OTHER_USER + (combine(i, 7) % OTHER_USERS)
+    let text = 'NRAK-'
+    for (let c = 0; c < 27; c++) text += KEY_ALPHABET[combine(i, c + 100) % KEY_ALPHABET.length]
+    keys.push({
+      id: (combine(i, 1).toString(16) + combine(i, 2).toString(16)).toUpperCase().padStart(16, '0'),
+      key: text,
+      name: `Key ${i + 1}`,
+      notes: null,
+      createdAt: OTHERS_FROM + Math.floor((i * OTHERS_SPAN) / count),
+      accountId: accountIds[combine(i, 3) % accountIds.length]!,
+      userId,
+      user: { id: userId, email: `user${userId}@example.com`, name: `User ${userId}` },
+    })
+  }
+  othersCache.set(cacheKey, keys)
+  return keys
+}
+
+/** `NRAK-CI7...`: how NerdGraph's `key` shows another user's key: truncated (terraform-provider-newrelic
+ * PR #3115 "NerdGraph returns a truncated key (a key owned by a different user)"; the shape reported in
+ * its issue #2863, `NRAK-123...`; the exact cut is unknown). */
+export function truncateKey(key: string): string {
+  return `${key.slice(0, 8)}...`
 }

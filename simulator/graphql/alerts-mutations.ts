@@ -1,16 +1,12 @@
 /** @module simulator/graphql/alerts-mutations — the aiIssues and notification-channel mutations of the simulated NerdGraph. */
-import { GraphQLError } from 'graphql'
 import { alertsOf, type AlertsState } from '../data/alerts/state'
 import { channelValue } from './alerts-queries'
+import { checkAccount } from './access'
 import type { GraphContext } from './context'
 
 /** NerdGraph refuses an account the key cannot see (as `actor.account` does). */
 function stateFor(ctx: GraphContext, accountId: number): AlertsState {
-  if (!ctx.principal.accountIds.has(accountId)) {
-    throw new GraphQLError(`Not authorized to access account ${accountId}`, {
-      extensions: { errorClass: 'FORBIDDEN' },
-    })
-  }
+  checkAccount(ctx, accountId)
   return alertsOf(ctx.dataset)
 }
 

@@ -1,12 +1,22 @@
 /**
  * @module simulator/graphql/api-access
- * `actor.apiAccess.keySearch`: the caller's own user keys, with the full `key`, as NerdGraph answers
- * a user who is not an admin (New Relic docs "NerdGraph tutorial: Manage API keys"). Another user's
- * keys and ingest keys are never listed.
+ * `actor.apiAccess.keySearch`: the caller's own user keys, with the full `key`; for an admin also
+ * every other user's keys in the accounts the admin sees, obfuscated (New Relic docs "NerdGraph
+ * tutorial: Manage API keys", "Query keys": "User keys belonging to other users will be obfuscated in
+ * the results"), thousands of them (`AccessOptions.othersKeys`), oldest first. Ingest keys are never
+ * listed.
  */
 import { decodeOffset, encodeOffset } from '../data/cursor'
-import { obfuscateKey, userKeysOf, type UserKey } from '../data/keys'
+import {
+  obfuscateKey,
+  othersKeys,
+  truncateKey,
+  userKeysOf,
+  type OthersKey,
+  type UserKey,
+} from '../data/keys'
 import { hashString } from '../data/prng'
+import { accessOf } from './access'
 import type { GraphContext } from './context'
 
 /** Keys per `keySearch` page: a simulator choice, small so that clients page (NerdGraph's own size
@@ -32,13 +42,13 @@ function within(list: readonly (number | null)[] | null | undefined, value: numb
   return !list?.length || list.includes(value)
 }
 
-function keyValue(key: UserKey, ctx: GraphContext) {
+function keyValue(key: UserKey | OthersKey, ctx: GraphContext) {
   const account = ctx.dataset.accounts.find((a) => a.id === key.accountId)
-  const { user } = ctx.principal
+  const user = 'user' in key ? key.user : ctx.principal.user
   return {
     __typename: 'ApiAccessUserKey',
     id: key.id,
-    key: key.key,
+    key: key.userId === ctx.principal.user.id ? key.key : truncateKey(key.key),
     name: key.name,
     notes: key.notes,
     createdAt: key.createdAt,
@@ -51,11 +61,24 @@ function keyValue(key: UserKey, ctx: GraphContext) {
   }
 }
 
+/** The user keys a principal's search covers, oldest first: its own, and an admin's also others'. */
+function searchable(ctx: GraphContext): readonly (UserKey | OthersKey)[] {
+  const { principal } = ctx
+  const own = userKeysOf(principal.user.id)
+  const count = principal.admin ? accessOf(ctx.dataset).othersKeys : 0
+  if (count === 0) return own
+  const others = othersKeys(
+    count,
+    [...principal.accountIds].sort((a, b) => a - b)
+  )
+  return [...own, ...others].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
+}
+
 function keySearch(args: KeySearchArgs, ctx: GraphContext) {
   const { principal } = ctx
   const scope = args.query.scope
   const found = args.query.types.includes('USER')
-    ? userKeysOf(principal.user.id).filter(
+    ? searchable(ctx).filter(
         (k) =>
           principal.accountIds.has(k.accountId) &&
           within(scope?.accountIds, k.accountId) &&

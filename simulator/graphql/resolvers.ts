@@ -2,6 +2,7 @@
 import { GraphQLError } from 'graphql'
 import { runNrql } from '../nrql'
 import { NrqlError } from '../types'
+import { checkAccount } from './access'
 import { accountAlerts } from './alerts-queries'
 import { alertsMutations } from './alerts-mutations'
 import { apiAccessActorFields } from './api-access'
@@ -47,10 +48,8 @@ const actor = {
   accounts: (_: unknown, ctx: GraphContext) =>
     ctx.dataset.accounts.filter((a) => ctx.principal.accountIds.has(a.id)),
   account({ id }: { id: number }, ctx: GraphContext) {
-    const account = ctx.dataset.accounts.find((a) => a.id === id)
-    if (!account || !ctx.principal.accountIds.has(id)) {
-      throw graphError(`Not authorized to access account ${id}`, 'FORBIDDEN')
-    }
+    checkAccount(ctx, id)
+    const account = ctx.dataset.accounts.find((a) => a.id === id)!
     return {
       id: account.id,
       name: account.name,

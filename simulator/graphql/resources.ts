@@ -9,6 +9,7 @@ import type { EntityTag } from '../data/entity'
 import type { SimUser } from '../data/resources/catalog'
 import { loaderScript } from '../data/resources/entities'
 import { MAX_TAG_VALUES } from '../data/resources/state'
+import { checkAccount } from './access'
 import type { GraphContext } from './context'
 
 /** Users per `users()` page (a simulator choice; NerdGraph's own size is undocumented). */
@@ -19,12 +20,6 @@ const SYSTEM_TAG_KEYS = new Set(['account', 'accountId', 'guid', 'language', 'tr
 
 function fail(message: string, errorClass: string): never {
   throw new GraphQLError(message, { extensions: { errorClass } })
-}
-
-function checkAccount(ctx: GraphContext, accountId: number) {
-  if (!ctx.principal.accountIds.has(accountId)) {
-    fail(`Not authorized to access account ${accountId}`, 'FORBIDDEN')
-  }
 }
 
 function checkName(name: string) {

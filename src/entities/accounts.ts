@@ -8,8 +8,11 @@ import { gql } from 'graphql-request'
 import type { Context } from 'hono'
 import type { Env } from '../http/env'
 import { V2Error } from '../core/errors'
-import { pinnedAccount } from './resolve'
+import { isForbiddenAccount, pinnedAccount } from './resolve'
 import { defineCache } from '../core/cache'
+import { graphqlFault, type GraphQLErrorLike } from '../upstream/fault'
+import { keyCheckDocument, type KeyCheckData } from '../upstream/key-check'
+import type { NerdGraphResult } from '../upstream/nerdgraph'
 
 const minute = 60 * 1000
 
@@ -53,13 +56,16 @@ export const keyAccountCache = defineCache<{ account: number | null }>('keyAccou
   maxBytes: 2 ** 20,
 })
 
-/** The caller's user keys with the account each was created in (New Relic docs "Use NerdGraph to
- * manage license keys and user keys": a user sees the full `key` of their own user keys). */
+/** The caller's own user keys with the account each was created in: the search narrowed to the
+ * caller's user (`scope.userIds`), so an admin, whose search also lists every other user's keys
+ * (obfuscated: New Relic docs "NerdGraph tutorial: Manage API keys", "Query keys"), reads a handful
+ * of keys, not thousands. The key's own id would narrow it to one, but nothing tells it from the
+ * key (the same page: `key(id:)` takes the id, never the key). */
 export const keyAccountDocument = gql`
-  query KeyAccount($cursor: String) {
+  query KeyAccount($userId: Int!, $cursor: String) {
     actor {
       apiAccess {
-        keySearch(query: { types: [USER] }, cursor: $cursor) {
+        keySearch(query: { types: [USER], scope: { userIds: [$userId] } }, cursor: $cursor) {
           keys {
             key
             ... on ApiAccessUserKey {
@@ -82,40 +88,64 @@ interface KeyAccountData {
   actor: { apiAccess: { keySearch: KeySearch | null } | null }
 }
 
-/** Pages of the key search read at most: a user holds a handful of user keys. */
-const keyPages = 5
+/** Pages of the caller's own keys read at most: a user holds a handful of user keys. */
+const keyPages = 10
 
 /**
- * The account the caller's user key was created in, as NerdGraph tells it: the search of the
- * user's own keys, matched against the key this request sends upstream (compared here, never sent
- * as a value, never kept: only the account is cached, per key). Undefined when NerdGraph does not
- * say.
+ * The account the caller's user key was created in, as NerdGraph tells it: the user (the key check,
+ * src/upstream/key-check.ts), then the search of that user's keys, matched against the key this
+ * request sends upstream (compared here, never sent as a value, never kept: only the account is
+ * cached, per key). Undefined when NerdGraph says nothing (a search it refuses, a key not listed).
+ * A failed lookup (5xx, timeout, 429) is thrown and never cached: the next call asks again.
  */
 export async function ownAccount(c: Context<Env>): Promise<number | undefined> {
   const cache = c.get('caches').of(keyAccountCache)
   const hit = cache.get(c.get('keyHash'), 'own')
   if (hit) return hit.account ?? undefined
-  const userKey = c.get('upstreamKey')
-  let account: number | null = null
-  let cursor: string | null = null
-  for (let page = 0; page < keyPages && account === null; page++) {
-    let search: KeySearch | null
-    try {
-      const answer: { data: KeyAccountData } = await c
-        .get('nerdgraph')
-        .query<KeyAccountData>(keyAccountDocument, { cursor }, { lookup: true })
-      search = answer.data.actor.apiAccess?.keySearch ?? null
-    } catch (err) {
-      // NerdGraph refused the search (an account without API key access): it does not say.
-      if (err instanceof V2Error && err.status === 502) break
-      throw err
-    }
-    account = search?.keys?.find((k) => k?.key === userKey)?.accountId ?? null
-    cursor = search?.nextCursor ?? null
-    if (!cursor) break
-  }
+  const account = await lookUpOwnAccount(c)
   cache.set(c.get('keyHash'), 'own', { account })
   return account ?? undefined
+}
+
+async function lookUpOwnAccount(c: Context<Env>): Promise<number | null> {
+  const nerdgraph = c.get('nerdgraph')
+  const userKey = c.get('upstreamKey')
+  try {
+    const { data: owner } = await nerdgraph.query<KeyCheckData>(
+      keyCheckDocument,
+      {},
+      { lookup: true }
+    )
+    const userId = owner.actor.user?.id
+    if (typeof userId !== 'number') return null
+    let cursor: string | null = null
+    for (let page = 0; page < keyPages; page++) {
+      const answer: NerdGraphResult<KeyAccountData> = await nerdgraph.query<KeyAccountData>(
+        keyAccountDocument,
+        { userId, cursor },
+        { lookup: true }
+      )
+      if (answer.errors.length) return refusal(answer.errors)
+      const search = answer.data.actor.apiAccess?.keySearch
+      const own = search?.keys?.find((k) => k?.key === userKey)
+      if (own) return own.accountId ?? null
+      cursor = search?.nextCursor ?? null
+      if (!cursor) return null
+    }
+    return null
+  } catch (err) {
+    // NerdGraph refused the account or the search (a user without API key access): it does not say.
+    if (isForbiddenAccount(err)) return null
+    throw err
+  }
+}
+
+/** Field errors of a tolerated search: a refusal says nothing (null, cached); a failure that
+ * another attempt may mend (mappings/upstream-errors.ts kinds `transient`, `throttled`) is thrown. */
+function refusal(errors: readonly GraphQLErrorLike[]): null {
+  const fault = graphqlFault(errors)
+  if (fault.kind === 'final') return null
+  throw fault.error
 }
 
 export const accountTitles = {

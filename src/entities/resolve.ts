@@ -58,7 +58,8 @@ export const accountTitles = {
 /**
  * The pinned account: `X-Account-Id` / `NewRelic-Account-Id` first, then the account of the key's
  * `KEY_MAP` entry, then the `ACCOUNT_ID` setting. One rule on every route (checked in src/app.ts before any route runs): each header holds one
- * account ID; repeated or comma-joined copies of the same ID count once; anything else is 422.
+ * account ID; repeated or comma-joined copies of the same ID count once; anything else is 422; a
+ * header naming another account than the key's `KEY_MAP` account is refused (`confined`).
  */
 export function pinnedAccount(c: Context<Env>): number | undefined {
   const values = ['x-account-id', 'newrelic-account-id']
@@ -74,7 +75,27 @@ export function pinnedAccount(c: Context<Env>): number | undefined {
   )
   if (bad) throw new V2Error(422, accountTitles.invalid)
   if (new Set([...ids].map(Number)).size > 1) throw new V2Error(422, accountTitles.conflict)
-  return Number(values[0])
+  return confined(c, Number(values[0]))
+}
+
+/**
+ * A `KEY_MAP` account confines its legacy key: a v2 REST or license key belonged to one account
+ * (New Relic docs "New Relic API keys"), and v2 answered it for another account's resource with 404
+ * on a read, and refused a write (403). A header naming another account gets the same answer, on
+ * every route, before any NerdGraph call: the user key behind the map may see more accounts than
+ * the legacy key ever did.
+ */
+function confined(c: Context<Env>, pinned: number): number {
+  const own = c.get('keyAccount')
+  if (own === undefined || own === pinned) return pinned
+  const { method } = c.req
+  const row = c.get('operation')
+  const read = method === 'GET' || method === 'HEAD' || (method === 'POST' && row?.postReads)
+  if (!read) throw new V2Error(403, errorClassStatus.FORBIDDEN.title)
+  throw new V2Error(
+    404,
+    row?.path.startsWith('/v2/applications/') ? titles.noApplication : titles.notFound
+  )
 }
 
 /** NerdGraph's FORBIDDEN for an account the key cannot see (not an HTTP 403 for the whole key). */

@@ -7,6 +7,7 @@
 import { wholeRequestClasses, type PartialErrorPolicy } from '../../mappings/partial-errors'
 import {
   errorClassStatus,
+  noAccess,
   transportStatus,
   type UpstreamStatus,
 } from '../../mappings/upstream-errors'
@@ -25,10 +26,15 @@ export interface NerdGraphResult<T> {
   errors: GraphQLErrorLike[]
 }
 
-/** The class NerdGraph gave an error (`errorClass`, `error_code` or `code`), or ''. */
+/** The class NerdGraph gave an error (`errorClass`, `error_code` or `code`), or ''; every "no
+ * access" shape (mappings/upstream-errors.ts `noAccess`) is `FORBIDDEN`. */
 export function errorClassOf(e: GraphQLErrorLike): string {
   const ext = e.extensions ?? {}
-  return String(ext['errorClass'] ?? ext['error_code'] ?? ext['code'] ?? '')
+  const named = String(ext['errorClass'] ?? ext['error_code'] ?? ext['code'] ?? '')
+  const denied =
+    (noAccess.classes as readonly string[]).includes(named) ||
+    (named === '' && noAccess.classlessMessages.some((m) => m.test(String(e.message))))
+  return denied ? 'FORBIDDEN' : named
 }
 
 function statusOf(e: GraphQLErrorLike): UpstreamStatus {

@@ -29,8 +29,8 @@ describe('GET /v2/alerts_channels', () => {
       links: { policy_ids: [] },
     })
     expect(channels[4]!['configuration']).toEqual({ service_key: 'redacted' })
-    expect(h.operations()).toEqual(['KeyAccount', 'KeyAccount', 'AlertChannels'])
-    expect(h.sent[2]!.variables).toEqual({ accountId: 1000001, cursor: null })
+    expect(h.operations()).toEqual(['KeyCheck', 'KeyAccount', 'KeyAccount', 'AlertChannels'])
+    expect(h.sent[3]!.variables).toEqual({ accountId: 1000001, cursor: null })
   })
 
   it('renders XML channels with policy_id items and an empty policy_ids element', async () => {
@@ -118,12 +118,13 @@ describe('POST /v2/alerts_channels', () => {
     })
     expect(channels[0]!['links']).toEqual({ policy_ids: [5101102] })
     expect(h.operations()).toEqual([
+      'KeyCheck',
       'KeyAccount',
       'KeyAccount',
       'CreateChannel',
       'AddChannelsToPolicy',
     ])
-    expect(h.sent[2]!.variables['channel']).toEqual({
+    expect(h.sent[3]!.variables['channel']).toEqual({
       webhook: {
         name: 'hook',
         baseUrl: 'https://hooks.example.com/in',
@@ -144,6 +145,7 @@ describe('POST /v2/alerts_channels', () => {
     )
     expect(res.status).toBe(422)
     expect(h.operations()).toEqual([
+      'KeyCheck',
       'KeyAccount',
       'KeyAccount',
       'CreateChannel',
@@ -202,7 +204,7 @@ describe('DELETE /v2/alerts_channels/{id}', () => {
     const res = await h.call('/v2/alerts_channels/2803426.json', { method: 'DELETE' })
     expect(res.status).toBe(406)
     expect(await res.json()).toEqual({ error: { title: 'Cannot delete USER channels' } })
-    expect(h.operations()).toEqual(['KeyAccount', 'KeyAccount', 'AlertChannel'])
+    expect(h.operations()).toEqual(['KeyCheck', 'KeyAccount', 'KeyAccount', 'AlertChannel'])
   })
 })
 
@@ -215,7 +217,7 @@ describe('/v2/alerts_policy_channels', () => {
     )
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ policy: { id: 5101103, channel_ids: [2932511, 2932512] } })
-    expect(h.sent[2]!.variables).toEqual({
+    expect(h.sent[3]!.variables).toEqual({
       accountId: 1000001,
       policyId: '5101103',
       channelIds: ['2932511', '2932512'],

@@ -57,11 +57,11 @@ describe('GET /v2/alerts_violations', () => {
     expect(body.violations.find((v) => v.id === 31000015)!.priority).toBe('Critical')
     // One request per 30-day window back to the year kept, then the issues that name them.
     const ops = h.operations()
-    expect(ops.slice(0, 2)).toEqual(['KeyAccount', 'KeyAccount'])
-    expect(ops.slice(2, 15)).toEqual(Array(13).fill('AlertIncidents'))
-    expect(new Set(ops.slice(15))).toEqual(new Set(['AlertIssues']))
-    expect(h.sent[2]!.variables['filter']).toEqual({ states: ['CREATED'] })
-    expect(h.sent[15]!.variables['filter']).toEqual({
+    expect(ops.slice(0, 3)).toEqual(['KeyCheck', 'KeyAccount', 'KeyAccount'])
+    expect(ops.slice(3, 16)).toEqual(Array(13).fill('AlertIncidents'))
+    expect(new Set(ops.slice(16))).toEqual(new Set(['AlertIssues']))
+    expect(h.sent[3]!.variables['filter']).toEqual({ states: ['CREATED'] })
+    expect(h.sent[16]!.variables['filter']).toEqual({
       conditionIds: [7101101, 7101102, 7101201, 7101301],
       entityGuids: expect.arrayContaining([apmGuid(1000001, 9045822)]),
     })
@@ -73,7 +73,7 @@ describe('GET /v2/alerts_violations', () => {
     const end = '2026-11-10 00:00:00 00:00' // an unencoded "+00:00" arrives as a space
     const res = await h.call(`/v2/alerts_violations.json?start_date=${start}&end_date=${end}`)
     const { violations } = (await res.json()) as { violations: Violation[] }
-    expect(h.sent[2]!.variables['timeWindow']).toEqual({
+    expect(h.sent[3]!.variables['timeWindow']).toEqual({
       startTime: Date.parse(start),
       endTime: Date.parse('2026-11-10T00:00:00Z'),
     })

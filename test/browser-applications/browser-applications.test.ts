@@ -81,9 +81,9 @@ describe('GET /v2/browser_applications', () => {
     }
     const cold = await walk()
     expect(cold.seen).toBe(total)
-    // a page is its search and the details it lacks; page 1 also learns the key's own account (two
-    // pages of its key search)
-    expect(cold.perPage).toEqual([4, 2])
+    // a page is its search and the details it lacks; page 1 also learns the key's own account (its
+    // user, then two pages of that user's keys)
+    expect(cold.perPage).toEqual([5, 2])
     expect((await walk()).perPage).toEqual([1, 1])
   })
 })

@@ -97,8 +97,12 @@ describe('explain mode', () => {
     expect((await h.get('/v2/applications.json')).status).toBe(200)
     const res = await h.get('/v2/applications.json', { headers: explainHeaders })
     const { explain } = (await res.json()) as Explained
-    // the key's own account, from two pages of its key search (src/entities/accounts.ts listAccount)
-    expect(explain.lookups.map((l) => l.operation)).toEqual(['KeyAccount', 'KeyAccount'])
+    // the key's own account: its user, then two pages of that user's keys (src/entities/accounts.ts listAccount)
+    expect(explain.lookups.map((l) => l.operation)).toEqual([
+      'KeyCheck',
+      'KeyAccount',
+      'KeyAccount',
+    ])
     expect(explain.nerdgraph.map((n) => n.operation)).toEqual(['ListApplications'])
     expect(explain.nerdgraph[0]!.variables['query']).toContain("accountId = '1000001'")
     expect(explain.fields['applications[].name']).toBe('entity.name')

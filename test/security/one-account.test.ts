@@ -130,11 +130,15 @@ describe('one account rule, a two-account key unpinned', () => {
     }
     expect((await create('by setting')).status).toBe(201) // ACCOUNT_ID
     expect((await create('by map', legacy)).status).toBe(201) // the KEY_MAP account beats ACCOUNT_ID
-    expect((await create('by header', legacy, { 'X-Account-Id': String(other) })).status).toBe(201)
+    expect((await create('by header', undefined, { 'X-Account-Id': String(home) })).status).toBe(
+      201
+    )
+    // A KEY_MAP account confines its legacy key: a header naming another account is refused.
+    expect((await create('elsewhere', legacy, { 'X-Account-Id': String(other) })).status).toBe(403)
     expect(sim.dataset.resources.state.createdBrowser.map((b) => [b.name, b.accountId])).toEqual([
       ['by setting', other],
       ['by map', home],
-      ['by header', other],
+      ['by header', home],
     ])
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEMO_KEYS } from '../../simulator'
+import { ACCESS_DENIED, createSimulator, DEMO_KEYS } from '../../simulator'
 import { at, fixedSimulator, gql, MINUTE, NOW, post } from './graphql-client'
 
 const sim = fixedSimulator()
@@ -62,16 +62,21 @@ describe('POST /graphql: keys', () => {
     )
   })
 
-  it('refuses NRQL on an account the key cannot see with FORBIDDEN, data null for that field', async () => {
-    const { status, body } = await gql(
-      sim,
-      '{ actor { account(id: 1000001) { nrql(query: "SELECT count(*) FROM Metric") { results } } } }',
-      {},
-      DEMO_KEYS.one
-    )
+  it('refuses NRQL on an account the key cannot see with "Access denied." and no class, as live', async () => {
+    // terraform-provider-newrelic issues #755 ("Access Denied., null") and #833 ("Access denied.")
+    const query =
+      '{ actor { account(id: 1000001) { nrql(query: "SELECT count(*) FROM Metric") { results } } } }'
+    const { status, body } = await gql(sim, query, {}, DEMO_KEYS.one)
     expect(status).toBe(200)
     expect(body.data).toEqual({ actor: { account: null } })
-    expect(body.errors?.[0]).toMatchObject({
+    expect(body.errors).toEqual([
+      { message: 'Access denied.', path: ['actor', 'account'], locations: expect.any(Array) },
+    ])
+    expect(ACCESS_DENIED).toBe('Access denied.')
+    // The lenient switch forbiddenErrorClass brings back the FORBIDDEN class the simulator used before.
+    const lenient = createSimulator({ now: () => NOW, access: { forbiddenErrorClass: true } })
+    const old = await gql(lenient, query, {}, DEMO_KEYS.one)
+    expect(old.body.errors?.[0]).toMatchObject({
       path: ['actor', 'account'],
       extensions: { errorClass: 'FORBIDDEN' },
     })
