@@ -11,7 +11,9 @@ export {
   type SimulatorServer,
   type SimulatorServerOptions,
 } from './node-server'
-export type { FaultConfig } from './server/limits'
+export type { FaultConfig, LiveLimits } from './server/limits'
+export { LIVE_LIMITS } from './server/limits'
+export type { QueryCost } from './graphql/nrql-limits'
 export type { Perturbation, V2Switches } from './v2/perturb'
 export type { SimStats } from './graphql/stats'
 export { ACCESS_DENIED, OTHERS_KEYS, type AccessOptions } from './graphql/access'

@@ -1,14 +1,17 @@
 /** @module simulator/simulator — createSimulator: one dataset, its NerdGraph, v2 stand-in and admin API. */
-import { alertsOf } from './data/alerts/state'
 import { createDataset } from './data/create-dataset'
 import { DEFAULT_SEED, type Dataset } from './data/dataset'
+import { createVisibility } from './data/visibility'
 import { initAccess, type AccessOptions } from './graphql/access'
+import { setNrqlLimits } from './graphql/nrql-caps'
+import { createNrqlLimits } from './graphql/nrql-limits'
 import { createStats, type SimStats } from './graphql/stats'
-import { setNrqlLimits } from './graphql/nrql-limits'
+import { resetSimulator } from './server/admin'
 import { createSimulatorApp } from './server/app'
-import { createConcurrency, createFaults } from './server/limits'
+import { createConcurrency, createFaults, LIVE_LIMITS, type LiveLimits } from './server/limits'
+import type { SimulatorServices } from './server/services'
 import type { NrqlLimits } from './types'
-import { initV2Switches, v2SwitchesOf, type V2Switches } from './v2/perturb'
+import { initV2Switches, type V2Switches } from './v2/perturb'
 
 export interface SimulatorOptions {
   seed?: number
@@ -23,6 +26,11 @@ export interface SimulatorOptions {
   /** How many other users' keys an admin's key search finds, and the lenient `FORBIDDEN` switch
    * for another account (graphql/access.ts; README "How it differs from the live NerdGraph"). */
   access?: AccessOptions
+  /** The live limits, each shrunk or switched off for a test (`Infinity`, `0` or `false`: README
+   * "How it differs from the live NerdGraph"); the live figures by default. */
+  limits?: Partial<LiveLimits>
+  /** Wall clock of the limits and of write visibility (real minutes, whatever `now` says). */
+  wallClock?: () => number
 }
 
 export interface Simulator {
@@ -31,30 +39,45 @@ export interface Simulator {
   /** Ground truth for tests. */
   dataset: Dataset
   stats(): SimStats
-  /** Clears stats and faults and undoes every write (mutations). */
+  /** Clears stats and faults, undoes every write (mutations) and restores the start-up limits. */
   reset(): void
 }
 
 export function createSimulator(opts: SimulatorOptions = {}): Simulator {
   const seed = opts.seed ?? DEFAULT_SEED
-  const dataset = createDataset(seed, opts.now ?? Date.now)
+  const initial: LiveLimits = { ...LIVE_LIMITS, ...opts.limits }
+  const wallClock = opts.wallClock ?? Date.now
+  const visibility = createVisibility(initial.writeVisibilityMs, wallClock)
+  const dataset = createDataset(seed, opts.now ?? Date.now, visibility)
   initV2Switches(dataset, opts.v2)
   setNrqlLimits(dataset, opts.nrql)
   initAccess(dataset, opts.access)
-  const stats = createStats()
-  const faults = createFaults(seed)
-  const app = createSimulatorApp({ dataset, stats, faults, concurrency: createConcurrency() })
+  const concurrency = createConcurrency(initial.concurrentPerUser)
+  const nrqlLimits = createNrqlLimits(initial, wallClock)
+  let current = initial
+  const services: SimulatorServices = {
+    dataset,
+    stats: createStats(),
+    faults: createFaults(seed),
+    concurrency,
+    nrqlLimits,
+    visibility,
+    limits: {
+      current: () => current,
+      set(next) {
+        current = next
+        concurrency.limit = next.concurrentPerUser
+        visibility.delayMs = next.writeVisibilityMs
+        nrqlLimits.reset(next)
+      },
+      reset: () => services.limits.set(initial),
+    },
+  }
+  const app = createSimulatorApp(services)
   return {
     fetch: async (request) => app.fetch(request),
     dataset,
-    stats: () => stats.snapshot(),
-    reset() {
-      stats.reset()
-      faults.clear()
-      dataset.reset()
-      alertsOf(dataset).reset()
-      const v2 = v2SwitchesOf(dataset)
-      v2.current = { ...v2.initial }
-    },
+    stats: () => services.stats.snapshot(),
+    reset: () => resetSimulator(services),
   }
 }

@@ -10,8 +10,15 @@ import { DEFAULT_SEED, decodeGuid, type Dataset } from './dataset'
 import type { SimEntity } from './entity'
 import type { Application } from './model'
 import { createResources } from './resources'
+import { createVisibility, createWriteHistory, type Visibility } from './visibility'
 
-export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now): Dataset {
+/** `visibility`: when writes show in NerdGraph's reads (data/visibility.ts); at once by default here,
+ * the live delay through createSimulator. */
+export function createDataset(
+  seed = DEFAULT_SEED,
+  now: () => number = Date.now,
+  visibility: Visibility = createVisibility(0)
+): Dataset {
   const ctx: BuildContext = {
     seed,
     anchor: Math.floor(now() / MINUTE) * MINUTE,
@@ -30,7 +37,7 @@ export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now)
   }
   let byAccount = group(byId.values())
   const appsOf = (accountId: number) => byAccount.get(accountId) ?? []
-  const resources = createResources(base, ACCOUNTS, seed, now)
+  const resources = createResources(base, ACCOUNTS, seed, now, visibility)
   // Timeslices come from the original apps (a new apdex T does not rewrite history).
   const store = createMetricStore(
     (accountId) => appsOf(accountId).map((app) => original.get(app.id)!),
@@ -38,19 +45,29 @@ export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now)
     resources.rows
   )
   const showcase = SHOWCASE.map((spec) => original.get(spec.id)!)
-  const deployments = createDeploymentStore(showcase, seed, ctx.anchor)
+  const deployments = createDeploymentStore(showcase, seed, ctx.anchor, visibility)
+  // Settings updates (renames included) as NerdGraph's reads show them: held back until visible.
+  const updates = createWriteHistory<Application>(visibility)
+  const shownApp = (app: Application) =>
+    updates.shown(String(app.id))?.value ?? original.get(app.id)!
   let apmEntities: SimEntity[] | undefined
+  let entitiesUntil = Infinity
   const replace = (next: Map<number, Application>) => {
     byId = next
     byAccount = group(byId.values())
     apmEntities = undefined
   }
-  const entities = (): SimEntity[] => [
-    ...(apmEntities ??= [...byId.values()].map((app) =>
-      apmEntity(dataset, app, () => resources.state.tags(app.guid) ?? app.tags)
-    )),
-    ...resources.entities(),
-  ]
+  const entities = (): SimEntity[] => {
+    if (visibility.clock() >= entitiesUntil) apmEntities = undefined
+    if (!apmEntities) {
+      entitiesUntil = updates.nextChange()
+      apmEntities = [...byId.values()].map((app) => {
+        const shown = shownApp(app)
+        return apmEntity(dataset, shown, () => resources.state.shownTags(app.guid) ?? shown.tags)
+      })
+    }
+    return [...apmEntities, ...resources.entities()]
+  }
 
   const dataset: Dataset = {
     seed,
@@ -94,9 +111,9 @@ export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now)
         Object.entries(changes).map(([k, value]) => [k, { value, enumerable: true }])
       )
       // The prototype keeps every other field, getters included.
-      replace(
-        new Map([...byId].map(([id, a]) => [id, id === appId ? Object.create(app, props) : a]))
-      )
+      const updated = Object.create(app, props) as Application
+      updates.write(String(appId), updated)
+      replace(new Map([...byId].map(([id, a]) => [id, id === appId ? updated : a])))
     },
     deleteApplication(appId) {
       replace(new Map([...byId].filter(([id]) => id !== appId)))
@@ -106,6 +123,7 @@ export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now)
     entityByGuid: (guid) => entities().find((e) => e.guid === guid),
     reset() {
       replace(new Map(original))
+      updates.clear()
       deployments.reset()
       resources.state.reset()
     },

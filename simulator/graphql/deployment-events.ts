@@ -31,7 +31,8 @@ export function deploymentEvents(dataset: Dataset, eventTypes: readonly string[]
     if (!entities.has(guid)) entities.set(guid, dataset.entityByGuid(guid))
     return entities.get(guid)
   }
-  return dataset.deployments.all().flatMap((d) => {
+  const { deployments } = dataset
+  return deployments.shown(deployments.all()).flatMap((d) => {
     const entity = entityOf(d.entityGuid)
     if (!entity) return []
     const attributes: Record<string, string | number> = {

@@ -1,7 +1,7 @@
 /** @module simulator/graphql/resolvers — the root value graphql-js executes SCHEMA_SDL against. */
 import { GraphQLError } from 'graphql'
 import { runNrql } from '../nrql'
-import { NrqlError } from '../types'
+import { NrqlError, type MetricRow, type MetricStore, type ScanHint } from '../types'
 import { checkAccount } from './access'
 import { accountAlerts } from './alerts-queries'
 import { alertsMutations } from './alerts-mutations'
@@ -11,7 +11,8 @@ import type { GraphContext } from './context'
 import { deploymentMutations } from './deployments'
 import { deploymentEvents } from './deployment-events'
 import { resourceActorFields, resourceMutations } from './resources'
-import { nrqlLimitsOf } from './nrql-limits'
+import { nrqlLimitsOf } from './nrql-caps'
+import { nrqlTimeoutMs, pace, TIMEOUT_MESSAGE } from './nrql-limits'
 import { entitySearch, type SearchArgs } from './search'
 
 /** `actor.entities` takes at most 25 GUIDs [schema]. */
@@ -21,14 +22,39 @@ function graphError(message: string, errorClass: string): GraphQLError {
   return new GraphQLError(message, { extensions: { errorClass } })
 }
 
-function runNrqlField(accountId: number, query: string, ctx: GraphContext) {
+/** The store, counting the rows a query reads (the cost model's input). */
+function counting(store: MetricStore) {
+  const counter = { rows: 0 }
+  const scan = function* (hint: ScanHint): Generator<MetricRow> {
+    for (const row of store.scan(hint)) {
+      counter.rows++
+      yield row
+    }
+  }
+  return { store: { scan }, counter }
+}
+
+interface NrqlArgs {
+  query: string
+  timeout?: number | null
+}
+
+/** One NRQL query: the live limits first (a refusal makes the request HTTP 429), then the query,
+ * answered after its modeled duration or as the live TIMEOUT error (graphql/nrql-limits.ts). */
+async function runNrqlField(accountId: number, { query, timeout }: NrqlArgs, ctx: GraphContext) {
   ctx.stats.nrql(ctx.principal.label, query)
+  const refused = ctx.nrqlLimits.admit(accountId, ctx.principal.user.id, query)
+  if (refused) {
+    ctx.refused = refused
+    throw graphError('Too many requests', 'TOO_MANY_REQUESTS')
+  }
+  const started = performance.now()
+  const { store, counter } = counting(ctx.dataset.store)
+  let result
   try {
-    const { store } = ctx.dataset
     const events = (types: readonly string[]) => deploymentEvents(ctx.dataset, types)
     const limits = nrqlLimitsOf(ctx.dataset)
-    const result = runNrql(query, { accountId, store, events, now: ctx.dataset.now(), limits })
-    return { ...result, nrql: query }
+    result = runNrql(query, { accountId, store, events, now: ctx.dataset.now(), limits })
   } catch (err) {
     if (err instanceof NrqlError) throw graphError(err.message, err.errorClass)
     const detail = err instanceof Error ? err.message : String(err)
@@ -36,6 +62,12 @@ function runNrqlField(accountId: number, query: string, ctx: GraphContext) {
       extensions: { errorClass: 'INTERNAL_SERVER_ERROR', detail },
     })
   }
+  const { cost } = ctx.nrqlLimits.settings
+  const elapsed = performance.now() - started
+  if (!(await pace(cost, counter.rows, elapsed, nrqlTimeoutMs(timeout)))) {
+    throw graphError(TIMEOUT_MESSAGE, 'TIMEOUT')
+  }
+  return { ...result, nrql: query }
 }
 
 function visibleEntity(ctx: GraphContext, guid: string) {
@@ -53,7 +85,7 @@ const actor = {
     return {
       id: account.id,
       name: account.name,
-      nrql: ({ query }: { query: string }, c: GraphContext) => runNrqlField(account.id, query, c),
+      nrql: (args: NrqlArgs, c: GraphContext) => runNrqlField(account.id, args, c),
       ...accountAlerts(account.id),
     }
   },

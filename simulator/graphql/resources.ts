@@ -102,7 +102,9 @@ function editTags(
   if (!entity || !ctx.principal.accountIds.has(entity.accountId)) {
     return { errors: [{ type: 'NOT_FOUND', message: `Entity ${guid} not found` }] }
   }
-  const tags = new Map(entity.tags().map((t) => [t.key, [...t.values]]))
+  // From the newest write, not from what reads show yet (data/visibility.ts).
+  const current = ctx.dataset.resources.state.tags(guid) ?? entity.tags()
+  const tags = new Map(current.map((t) => [t.key, [...t.values]]))
   const errors = edit(tags)
   if (errors.length) return { errors }
   if ([...tags.values()].reduce((n, v) => n + v.length, 0) > MAX_TAG_VALUES) {

@@ -1,10 +1,10 @@
-/** @module simulator/server/admin — /_sim/* admin endpoints: stats, reset, faults, ground-truth timeslices. */
-import { Hono } from 'hono'
+/** @module simulator/server/admin — /_sim/* admin endpoints: stats, reset, faults, limits, ground-truth timeslices. */
+import { Hono, type Context } from 'hono'
 import * as z from 'zod'
 import { alertsOf } from '../data/alerts/state'
 import { MINUTE } from '../data/apm/timeslices'
 import { PERTURBATIONS, v2SwitchesOf } from '../v2/perturb'
-import { FaultSchema } from './limits'
+import { FaultSchema, LiveLimitsSchema, mergeLimits } from './limits'
 import type { SimulatorServices } from './services'
 
 /** Epoch ms (digits) or an ISO 8601 date. */
@@ -40,42 +40,64 @@ function badRequest(message: string): Response {
 const issues = (error: z.ZodError) =>
   error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')
 
-export function adminRoutes({ dataset, stats, faults }: SimulatorServices): Hono {
+/** The JSON body of a `POST`, checked by `schema`: its data, or the 400 to answer. */
+async function jsonBody<T>(
+  c: Context,
+  schema: z.ZodType<T>
+): Promise<{ data: T } | { error: Response }> {
+  let body: unknown
+  try {
+    body = await c.req.json()
+  } catch {
+    return { error: badRequest('body is not valid JSON') }
+  }
+  const parsed = schema.safeParse(body)
+  return parsed.success ? { data: parsed.data } : { error: badRequest(issues(parsed.error)) }
+}
+
+/** `POST /_sim/reset` and `Simulator.reset()`: stats, faults, writes, v2 switches and limits as at
+ * start-up. */
+export function resetSimulator({ dataset, stats, faults, limits }: SimulatorServices): void {
+  stats.reset()
+  faults.clear()
+  dataset.reset()
+  alertsOf(dataset).reset()
+  const v2 = v2SwitchesOf(dataset)
+  v2.current = { ...v2.initial }
+  limits.reset()
+}
+
+/** Infinity (a limit switched off) as `null`, which JSON can carry. */
+const limitsJson = (limits: object) =>
+  Object.fromEntries(Object.entries(limits).map(([k, v]) => [k, v === Infinity ? null : v]))
+
+export function adminRoutes(services: SimulatorServices): Hono {
+  const { dataset, stats, faults, limits } = services
   const admin = new Hono()
   admin.get('/stats', (c) => c.json(stats.snapshot()))
   admin.post('/reset', (c) => {
-    stats.reset()
-    faults.clear()
-    dataset.reset()
-    alertsOf(dataset).reset()
-    const v2 = v2SwitchesOf(dataset)
-    v2.current = { ...v2.initial }
+    resetSimulator(services)
     return c.json({ ok: true })
+  })
+  admin.get('/limits', (c) => c.json(limitsJson(limits.current())))
+  admin.post('/limits', async (c) => {
+    const parsed = await jsonBody(c, LiveLimitsSchema)
+    if ('error' in parsed) return parsed.error
+    limits.set(mergeLimits(limits.current(), parsed.data))
+    return c.json(limitsJson(limits.current()))
   })
   admin.get('/v2', (c) => c.json(v2SwitchesOf(dataset).current))
   admin.post('/v2', async (c) => {
-    let body: unknown
-    try {
-      body = await c.req.json()
-    } catch {
-      return badRequest('body is not valid JSON')
-    }
-    const parsed = V2SwitchesBody.safeParse(body)
-    if (!parsed.success) return badRequest(issues(parsed.error))
+    const parsed = await jsonBody(c, V2SwitchesBody)
+    if ('error' in parsed) return parsed.error
     const v2 = v2SwitchesOf(dataset)
     v2.current = { perturb: parsed.data.perturb ?? null, jitter: parsed.data.jitter ?? false }
     return c.json(v2.current)
   })
   admin.get('/faults', (c) => c.json({ faults: faults.current() }))
   admin.post('/faults', async (c) => {
-    let body: unknown
-    try {
-      body = await c.req.json()
-    } catch {
-      return badRequest('body is not valid JSON')
-    }
-    const parsed = FaultSchema.safeParse(body)
-    if (!parsed.success) return badRequest(issues(parsed.error))
+    const parsed = await jsonBody(c, FaultSchema)
+    if ('error' in parsed) return parsed.error
     faults.set(parsed.data)
     return c.json({ faults: faults.current() })
   })

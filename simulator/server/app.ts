@@ -8,7 +8,7 @@ import { rootValue } from '../graphql/resolvers'
 import { SCHEMA_SDL } from '../graphql/schema'
 import { v0StandIn, v2StandIn } from '../v2/standin'
 import { adminRoutes } from './admin'
-import { badApiKey, faultResponse, tooManyRequests, type FaultDecision } from './limits'
+import { badApiKey, faultResponse, tooManyRequests, userLane, type FaultDecision } from './limits'
 import type { SimulatorServices } from './services'
 
 const schema = buildSchema(SCHEMA_SDL)
@@ -81,12 +81,17 @@ export function createSimulatorApp(services: SimulatorServices): Hono {
     const principal = principalFor(c.req.header('api-key'))
     if (!principal) return badApiKey()
     services.stats.request(principal.label)
-    if (!services.concurrency.acquire(principal.label)) return tooManyRequests()
+    // Per user, all of the user's keys together (New Relic docs "NerdGraph usage limits").
+    const user = userLane(principal)
+    if (!services.concurrency.acquire(user)) return tooManyRequests()
     try {
-      const context: GraphContext = { principal, dataset: services.dataset, stats: services.stats }
-      return await withFault(services.faults.next(), () => execute(c.req.raw, context))
+      const { dataset, stats, nrqlLimits } = services
+      const context: GraphContext = { principal, dataset, stats, nrqlLimits }
+      const response = await withFault(services.faults.next(), () => execute(c.req.raw, context))
+      // A query past the NRQL limits fails the whole request (docs "Rate limits with NRQL").
+      return context.refused ? tooManyRequests() : response
     } finally {
-      services.concurrency.release(principal.label)
+      services.concurrency.release(user)
     }
   })
   app.route('/_sim', adminRoutes(services))

@@ -1,22 +1,75 @@
-/** @module simulator/server/limits — NerdGraph's per-user concurrency limit and injectable faults. */
+/** @module simulator/server/limits — the live limits (concurrency, NRQL, write visibility) and injectable faults. */
 import * as z from 'zod'
+import type { Principal } from '../data/keys'
 import { createRandom } from '../data/prng'
+import { WRITE_VISIBILITY_MS } from '../data/visibility'
+import { LIVE_NRQL_LIMITS, type NrqlLimitSettings } from '../graphql/nrql-limits'
 
-/** 25 concurrent requests per user are guaranteed; excess gets HTTP 429 [doc: nerdgraph-usage-limits.mdx]. */
+/** 25 concurrent requests per user are guaranteed, "tracked and enforced per user, not per user key";
+ * excess gets HTTP 429 (New Relic docs "NerdGraph usage limits"). */
 export const MAX_CONCURRENT = 25
 
+/** Every live limit the simulator enforces by default, each of which a test may shrink or switch
+ * off (README "How it differs from the live NerdGraph"). */
+export interface LiveLimits extends NrqlLimitSettings {
+  /** NerdGraph requests in flight per user, all of the user's keys together (Infinity: no limit). */
+  concurrentPerUser: number
+  /** ms before a tag, rename, settings change or deployment shows in NerdGraph's reads (0: at once;
+   * data/visibility.ts). */
+  writeVisibilityMs: number
+}
+
+export const LIVE_LIMITS: LiveLimits = {
+  ...LIVE_NRQL_LIMITS,
+  concurrentPerUser: MAX_CONCURRENT,
+  writeVisibilityMs: WRITE_VISIBILITY_MS,
+}
+
+const QueryCostSchema = z.strictObject({
+  baseMs: z.number().min(0),
+  msPerThousandRows: z.number().min(0),
+  clockScale: z.number().min(0).max(1),
+})
+
+/** `POST /_sim/limits`: what it names changes, the rest stays; `null` switches a limit off. */
+export const LiveLimitsSchema = z.strictObject({
+  perAccountPerMinute: z.number().int().positive().nullish(),
+  identicalPerUserPerMinute: z.number().int().positive().nullish(),
+  cost: z.union([QueryCostSchema, z.literal(false)]).optional(),
+  concurrentPerUser: z.number().int().positive().nullish(),
+  writeVisibilityMs: z.number().int().min(0).max(600_000).optional(),
+})
+
+/** The settings after a `POST /_sim/limits` body: `null` is Infinity (no limit). */
+export function mergeLimits(
+  current: LiveLimits,
+  patch: z.infer<typeof LiveLimitsSchema>
+): LiveLimits {
+  const next = { ...current }
+  for (const [k, v] of Object.entries(patch)) {
+    if (v !== undefined) Object.assign(next, { [k]: v === null ? Infinity : v })
+  }
+  return next
+}
+
+/** The lane of a principal's requests in flight: its user, whichever of the user's keys it sent. */
+export const userLane = (principal: Principal) => `user:${principal.user.id}`
+
 export interface Concurrency {
-  /** Takes a slot; false when the key already has MAX_CONCURRENT requests in flight. */
+  /** Requests in flight allowed per label (a user). */
+  limit: number
+  /** Takes a slot; false when the user already has `limit` requests in flight. */
   acquire(label: string): boolean
   release(label: string): void
 }
 
 export function createConcurrency(limit = MAX_CONCURRENT): Concurrency {
   const inFlight = new Map<string, number>()
-  return {
+  const concurrency: Concurrency = {
+    limit,
     acquire(label) {
       const n = inFlight.get(label) ?? 0
-      if (n >= limit) return false
+      if (n >= concurrency.limit) return false
       inFlight.set(label, n + 1)
       return true
     },
@@ -26,6 +79,7 @@ export function createConcurrency(limit = MAX_CONCURRENT): Concurrency {
       else inFlight.set(label, n)
     },
   }
+  return concurrency
 }
 
 /** errorClass values NerdGraph clients see [code: newrelic-client-go internal/http/graphql.go]. */
@@ -126,7 +180,9 @@ export function badApiKey(): Response {
   return new Response(JSON.stringify({ errors }), { status: 401, headers: JSON_HEADERS })
 }
 
-/** HTTP 429 as NerdGraph answers concurrency overload [doc: nerdgraph-usage-limits.mdx]. */
+/** HTTP 429, as NerdGraph answers concurrency overload (New Relic docs "NerdGraph usage limits") and
+ * a query past the NRQL limits (docs "Rate limits with NRQL"). The docs give the status only: the
+ * body is this simulator's guess and no `Retry-After` is sent [unknown]. */
 export function tooManyRequests(): Response {
   return new Response(errorsBody('Too many requests', 'TOO_MANY_REQUESTS', false), {
     status: 429,

@@ -12,7 +12,7 @@ import {
   type UpstreamStatus,
 } from '../../mappings/upstream-errors'
 import { V2Error, titles, tooManyRequests } from '../core/errors'
-import { UpstreamFault } from './retry'
+import { throttledRetryAfterS, UpstreamFault } from './retry'
 
 export interface GraphQLErrorLike {
   message: string
@@ -51,7 +51,7 @@ export function graphqlFault(errors: readonly GraphQLErrorLike[]): UpstreamFault
     .reduce<UpstreamStatus>((a, b) => (b.rank > a.rank ? b : a), errorClassStatus.default)
   const error =
     worst.status === 429
-      ? tooManyRequests(1, errors)
+      ? tooManyRequests(throttledRetryAfterS, errors)
       : new V2Error(worst.status, worst.title, { cause: errors })
   return new UpstreamFault(worst.kind, error)
 }
@@ -67,7 +67,7 @@ export function httpFault(
   if (status === 403) return new UpstreamFault('final', new V2Error(403, titles.apiAccess))
   if (status === 429) {
     const seconds = parseRetryAfter(retryAfter)
-    return new UpstreamFault('http429', tooManyRequests(seconds ?? 1), seconds)
+    return new UpstreamFault('http429', tooManyRequests(seconds ?? throttledRetryAfterS), seconds)
   }
   if (status >= 500) return transportFault('http5xx', status === 501 ? 'final' : 'http5xx')
   if (errors.length > 0) {

@@ -7,6 +7,7 @@ import {
   type MetricScope,
 } from '../../src/resources/metrics/plan'
 import { resolveTimeRange } from '../../src/core/time-range'
+import { nrqlTimeoutS } from '../../src/upstream/nrql-timeout'
 
 const scope: MetricScope = { accountId: 1000001, guid: 'GUID1' }
 const now = Date.parse('2026-03-10T12:00:00Z')
@@ -35,8 +36,15 @@ describe('planMetricData (the explain of a metric-data call)', () => {
         `WHERE entity.guid = 'GUID1' AND scope IS NULL AND metricTimesliceName IN ('HttpDispatcher') ` +
         `FACET metricTimesliceName SINCE ${Date.parse('2026-03-10T11:00:00Z')} UNTIL ${Date.parse('2026-03-10T11:30:00Z')} LIMIT MAX`,
     ])
-    expect(plan.variables).toEqual({ accountId: 1000001, q0: plan.nrql[0], k0: plan.knownNrql[0] })
-    expect(plan.document).toMatch(/query MetricData\(\$accountId: Int!, \$q0: Nrql!, \$k0: Nrql!\)/)
+    expect(plan.variables).toEqual({
+      accountId: 1000001,
+      timeout: 10,
+      q0: plan.nrql[0],
+      k0: plan.knownNrql[0],
+    })
+    expect(plan.document).toMatch(
+      /query MetricData\(\$accountId: Int!, \$timeout: Seconds, \$q0: Nrql!, \$k0: Nrql!\)/
+    )
     const full = planMetricData(
       { now: 0, names: ['HttpDispatcher'], values: null, range: range(true), raw: false },
       scope
@@ -89,7 +97,7 @@ describe('planMetricData (the explain of a metric-data call)', () => {
         `SINCE ${until - 8 * 24 * 3600_000} UNTIL ${until}`,
     ])
     expect(plan.document).toContain(
-      'k0: nrql(query: $k0, timeout: 30) { results metadata { facets } }'
+      'k0: nrql(query: $k0, timeout: $timeout) { results metadata { facets } }'
     )
   })
 
@@ -100,7 +108,7 @@ describe('planMetricData (the explain of a metric-data call)', () => {
       new Set(['HttpDispatcher'])
     )
     expect(plan.knownNrql).toEqual([])
-    expect(Object.keys(plan.variables)).toEqual(['accountId', 'q0'])
+    expect(Object.keys(plan.variables)).toEqual(['accountId', 'timeout', 'q0'])
     expect(plan.document).not.toContain('k0')
   })
 
@@ -194,8 +202,8 @@ describe('planMetricData (the explain of a metric-data call)', () => {
       /^SELECT count\(newrelic\.timeslice\.value\) AS 'a' FROM .* IN \('Errors\/all', 'Errors\/x'\)/
     )
     expect(plan.nrql[2]).toMatch(/^SELECT average\(newrelic\.timeslice\.value\) AS 'a' FROM/)
-    expect(Object.keys(plan.variables)).toEqual(['accountId', 'q0', 'q1', 'q2', 'k0'])
-    expect(plan.document).toContain('q2: nrql(query: $q2, timeout: 30)')
+    expect(Object.keys(plan.variables)).toEqual(['accountId', 'timeout', 'q0', 'q1', 'q2', 'k0'])
+    expect(plan.document).toContain('q2: nrql(query: $q2, timeout: $timeout)')
   })
 
   it('still selects something when no requested value applies', () => {
@@ -214,8 +222,17 @@ describe('planMetricData (the explain of a metric-data call)', () => {
       scope
     )
     expect(plan.nrql).toHaveLength(3)
-    expect(Object.keys(plan.variables)).toEqual(['accountId', 'q0', 'q1', 'q2', 'k0', 'k1', 'k2'])
-    expect(plan.document).toContain('q2: nrql(query: $q2, timeout: 30)')
+    expect(Object.keys(plan.variables)).toEqual([
+      'accountId',
+      'timeout',
+      'q0',
+      'q1',
+      'q2',
+      'k0',
+      'k1',
+      'k2',
+    ])
+    expect(plan.document).toContain('q2: nrql(query: $q2, timeout: $timeout)')
     expect(plan.nrql[2]).toContain("IN ('M/4000')")
   })
 })
@@ -233,5 +250,22 @@ describe('planMetricNames', () => {
 
   it('sends no LIKE without a filter', () => {
     expect(planMetricNames(scope, undefined, now).nrql).not.toContain('LIKE')
+  })
+})
+
+describe('the NRQL timeout of a metric-data call (src/upstream/nrql-timeout.ts)', () => {
+  it('grows with names × minutes within NerdGraph’s 5–120 s clamp', () => {
+    expect(nrqlTimeoutS(2, 30)).toBe(10) // the small call
+    expect(nrqlTimeoutS(50, 4 * 1440)).toBe(24) // the largest call of bench:overhead
+    expect(nrqlTimeoutS(2000, 90 * 1440)).toBe(120)
+    expect(nrqlTimeoutS(0, 0)).toBe(10)
+  })
+
+  it('is sent as the document’s `$timeout`', () => {
+    const day = 86_400_000
+    const wide = { ...range(false), start: 0, end: 4 * day }
+    const names = Array.from({ length: 50 }, (_, i) => `Custom/n${i}`)
+    const plan = planMetricData({ now: 0, names, values: [], range: wide, raw: false }, scope)
+    expect(plan.variables['timeout']).toBe(24)
   })
 })

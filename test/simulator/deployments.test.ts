@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { apmGuid } from '../../simulator'
-import { at, DEMO_KEYS, fixedSimulator, gql, NOW } from './graphql-client'
+import { at, DEMO_KEYS, fixedSimulator, writesShowAtOnce, gql, NOW } from './graphql-client'
 
 const guid = apmGuid(1000001, 9045822)
 const DAY = 86_400_000
@@ -41,7 +41,7 @@ describe('simulator change tracking', () => {
   })
 
   it('records a deployment the next search and the legacy deployments field show', async () => {
-    const sim = fixedSimulator()
+    const sim = fixedSimulator(undefined, writesShowAtOnce)
     const made = await gql(sim, create, {
       d: { entityGuid: guid, version: '1.2.3', changelog: 'c' },
     })

@@ -1,13 +1,22 @@
 /** Helpers for simulator tests: a fixed clock and a tiny GraphQL client over `Simulator.fetch`. */
-import { createSimulator, DEMO_KEYS, type Simulator } from '../../simulator'
+import { createSimulator, DEMO_KEYS, type LiveLimits, type Simulator } from '../../simulator'
 
 /** 2025-04-15T12:34:56.789Z: tests never depend on the wall clock. */
 export const NOW = Date.UTC(2025, 3, 15, 12, 34, 56, 789)
 export const MINUTE = 60_000
 
-export function fixedSimulator(seed?: number): Simulator {
-  return createSimulator({ now: () => NOW, ...(seed === undefined ? {} : { seed }) })
+/** `limits`: a live limit a test shrinks or switches off, named there. */
+export function fixedSimulator(seed?: number, limits?: Partial<LiveLimits>): Simulator {
+  return createSimulator({
+    now: () => NOW,
+    ...(seed === undefined ? {} : { seed }),
+    ...(limits ? { limits } : {}),
+  })
 }
+
+/** The switch a test turns off to read its own write through NerdGraph at once (writes show after
+ * a delay by default: simulator/data/visibility.ts, with its own test in test/simulator/live-limits.test.ts). */
+export const writesShowAtOnce = { writeVisibilityMs: 0 } as const
 
 export interface GraphResponse {
   status: number

@@ -15,7 +15,7 @@ function setFaults(sim: ReturnType<typeof fixedSimulator>, body: unknown) {
 }
 
 describe('concurrency limit', () => {
-  it('answers 429 TOO_MANY_REQUESTS beyond 25 in-flight requests per key', async () => {
+  it('answers 429 TOO_MANY_REQUESTS beyond 25 in-flight requests per user', async () => {
     const sim = fixedSimulator()
     await setFaults(sim, { latencyMs: 200 })
     const held = Array.from({ length: 25 }, () => post(sim, QUERY))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { apmGuid } from '../../simulator'
-import { at, DEMO_KEYS, fixedSimulator, gql, NOW } from './graphql-client'
+import { at, DEMO_KEYS, fixedSimulator, writesShowAtOnce, gql, NOW } from './graphql-client'
 
 const guid = apmGuid(1000001, 9045822)
 const nrql = `query($a: Int!, $q: Nrql!) { actor { account(id: $a) { nrql(query: $q) { results metadata { eventTypes } } } } }`
@@ -61,7 +61,7 @@ describe('simulator NRQL FROM Deployment', () => {
   })
 
   it('shows a deployment the mutation just recorded in the next query, and forgets it on reset', async () => {
-    const sim = fixedSimulator()
+    const sim = fixedSimulator(undefined, writesShowAtOnce)
     const d = {
       entityGuid: guid,
       version: 'v9.9.9',

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { alertsOf, apmGuid, DEMO_KEYS, STAGING_APPS, type Simulator } from '../../simulator'
 import { entityGuid } from '../../simulator/data/resources/catalog'
 import { v2IncidentId } from '../../simulator/v2/alerts'
-import { at, fixedSimulator, gql, NOW } from './graphql-client'
+import { at, fixedSimulator, writesShowAtOnce, gql, NOW } from './graphql-client'
 
 const PROD = 1000001
 const CHECKOUT = 9045822 // java, CRITICAL, reporting
@@ -69,7 +69,7 @@ const entity = async (sim: Simulator, guid: string, fields: string) =>
 
 describe('PUT /v2/applications/{id} on the stand-in', () => {
   it('renames and sets the settings, answers 200 with the application, and NerdGraph shows them', async () => {
-    const sim = fixedSimulator()
+    const sim = fixedSimulator(undefined, writesShowAtOnce)
     // Body: docs-website change-alias-your-application-v2.mdx (all three settings sent); 200 with
     // `{"application"}`: client-go TestUpdateApplication.
     const res = await v2(sim, 'PUT', `/v2/applications/${CHECKOUT}.json`, {
@@ -110,7 +110,7 @@ describe('PUT /v2/applications/{id} on the stand-in', () => {
   })
 
   it('turns real user monitoring off from a form body, and from an XML body as v2 took it', async () => {
-    const sim = fixedSimulator()
+    const sim = fixedSimulator(undefined, writesShowAtOnce)
     const form = await v2(
       sim,
       'PUT',
@@ -402,7 +402,7 @@ describe('PUT /v2/labels and DELETE /v2/labels/{key} on the stand-in', () => {
     )
 
   it('creates a label: 201, then 304 with nothing to change; the list and the tags show it', async () => {
-    const sim = fixedSimulator()
+    const sim = fixedSimulator(undefined, writesShowAtOnce)
     // docs-website create-labels-apps-v2.mdx: body, 201 created, 304 already there
     const body = {
       label: {

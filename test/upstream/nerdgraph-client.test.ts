@@ -141,13 +141,34 @@ describe.each(transports)('through %s', (_, transport) => {
       }
     })
 
-    it('retries a mutation only after HTTP 429, which NerdGraph answers before running it', async () => {
-      const { ng, sent } = client([
-        { status: 429, body: { errors: [{ message: 'slow down' }] } },
-        ok,
-      ])
+    it('retries a mutation only after HTTP 429, which NerdGraph answers before running it, when it says when', async () => {
+      const told: Reply = async () =>
+        new Response('{"errors":[{"message":"slow down"}]}', {
+          status: 429,
+          headers: { 'content-type': 'application/json', 'retry-after': '0' },
+        })
+      const { ng, sent } = client([told, ok])
       await ng.query(write)
       expect(sent).toHaveLength(2)
+    })
+
+    it('never retries a 429 NerdGraph gave no Retry-After: answered at once, Retry-After 60', async () => {
+      for (const query of [read, write]) {
+        const { ng, sent } = client([{ status: 429, body: { errors: [{ message: 'x' }] } }, ok])
+        const err = await failure(ng.query(query))
+        expect(err.status).toBe(429)
+        expect(err.headers['Retry-After']).toBe('60')
+        expect(sent).toHaveLength(1)
+      }
+      const throttled = {
+        body: {
+          data: null,
+          errors: [{ message: 'x', extensions: { errorClass: 'TOO_MANY_REQUESTS' } }],
+        },
+      }
+      const { ng, sent } = client([throttled, ok])
+      expect((await failure(ng.query(read))).headers['Retry-After']).toBe('60')
+      expect(sent).toHaveLength(1)
     })
 
     it('lets the caller choose the policy per call', async () => {

@@ -173,3 +173,44 @@ describe('an exporter scrape (many requests of one key at once)', () => {
     expect(peak()).toBeLessThanOrEqual(25)
   })
 })
+
+describe('the live NerdGraph limits, answered in v2 terms', () => {
+  const data =
+    '/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher&values[]=call_count'
+
+  it("answers NerdGraph's NRQL rate-limit 429 as v2's 429 with Retry-After, never retried into more 429s", async () => {
+    // Shrunk: one NRQL query per account a minute (live: 3,000; docs "Rate limits with NRQL").
+    const { get, upstream429 } = setup(
+      {},
+      {},
+      createSimulator({ limits: { perAccountPerMinute: 1 } })
+    )
+    const res = await get(data)
+    expect(res.status).toBe(429)
+    expect429Headers(res)
+    // NerdGraph's 429 says neither which limit nor when: a minute, when every counted query has left.
+    expect(res.headers.get('retry-after')).toBe('60')
+    expect(await res.text()).toBe('{}')
+    expect(upstream429()).toBe(1)
+  })
+
+  it('waits out a Retry-After NerdGraph gives when it fits the budget, then answers 200', async () => {
+    const { get, faults, upstream429 } = setup()
+    await faults({ status: 429, count: 1 })
+    const res = await get(data)
+    // the simulator's 429 carries no Retry-After: answered at once, not retried
+    expect(res.status).toBe(429)
+    expect(upstream429()).toBe(1)
+    expect((await get(data)).status).toBe(200)
+  })
+
+  it("answers an NRQL query past its timeout (NerdGraph's TIMEOUT) as 504 in v2 shape", async () => {
+    // Shrunk: 1 s a row, waited 100,000 times faster, so every query models minutes.
+    const cost = { baseMs: 0, msPerThousandRows: 1_000_000, clockScale: 0.00001 }
+    const { get } = setup({}, {}, createSimulator({ limits: { cost } }))
+    const res = await get(data)
+    expect(res.status).toBe(504)
+    expect(await res.json()).toEqual({ error: { title: 'NerdGraph query timed out' } })
+    expect(res.headers.get('retry-after')).toBeNull()
+  })
+})

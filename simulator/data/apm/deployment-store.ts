@@ -4,6 +4,7 @@
  */
 import type { Application } from '../model'
 import { combine, createRandom, hashString } from '../prng'
+import { createVisibility, shownBefore, type Visibility } from '../visibility'
 
 /** `ChangeTrackingDeployment` [schema]. */
 export interface SimDeployment {
@@ -25,6 +26,9 @@ export interface DeploymentStore {
   of(entityGuid: string): SimDeployment[]
   /** Every deployment of every entity. */
   all(): SimDeployment[]
+  /** What NerdGraph's reads show: the seeded history and deployments recorded at least the
+   * visibility delay ago (data/visibility.ts). */
+  shown(deployments: SimDeployment[]): SimDeployment[]
   add(deployment: SimDeployment): void
   /** Removes one deployment (the v2 stand-in's DELETE); false when there is none with that id. */
   remove(deploymentId: string): boolean
@@ -79,17 +83,27 @@ function history(app: Application, seed: number, anchor: number): SimDeployment[
 export function createDeploymentStore(
   showcase: readonly Application[],
   seed: number,
-  anchor: number
+  anchor: number,
+  visibility: Visibility = createVisibility(0)
 ): DeploymentStore {
   let byGuid = new Map<string, SimDeployment[]>()
+  /** When each deployment recorded since the last reset was recorded (wall clock). */
+  const recordedAt = new Map<string, number>()
   const seedAll = () => {
     byGuid = new Map(showcase.map((app) => [app.guid, history(app, seed, anchor)]))
+    recordedAt.clear()
   }
   seedAll()
   return {
     of: (guid) => byGuid.get(guid) ?? [],
     all: () => [...byGuid.values()].flat(),
+    shown(deployments) {
+      if (recordedAt.size === 0) return deployments
+      const cutoff = shownBefore(visibility)
+      return deployments.filter((d) => (recordedAt.get(d.deploymentId) ?? -Infinity) <= cutoff)
+    },
     add(d) {
+      recordedAt.set(d.deploymentId, visibility.clock())
       const list = byGuid.get(d.entityGuid) ?? []
       const at = list.findIndex((x) => x.timestamp <= d.timestamp) // newest first, new before equal
       list.splice(at < 0 ? list.length : at, 0, d)

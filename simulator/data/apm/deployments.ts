@@ -32,8 +32,9 @@ export function deploymentFields(dataset: Dataset, app: Application) {
       const start = filter?.timeWindow?.startTime ?? end - HOUR
       if (start > end) throw invalid('startTime must be before endTime')
       const limit = Math.min(Math.max(filter?.limit ?? 100, 0), 2000)
-      const results = dataset.deployments
-        .of(app.guid)
+      const { deployments } = dataset
+      const results = deployments
+        .shown(deployments.of(app.guid))
         .filter((d) => d.timestamp >= start && d.timestamp <= end)
         .slice(0, limit)
       return { results }
@@ -41,8 +42,9 @@ export function deploymentFields(dataset: Dataset, app: Application) {
     deployments({ timeWindow }: { timeWindow?: { startTime: number; endTime: number } | null }) {
       const end = timeWindow?.endTime ?? dataset.now()
       const start = timeWindow?.startTime ?? end - DAY
-      return dataset.deployments
-        .of(app.guid)
+      const { deployments } = dataset
+      return deployments
+        .shown(deployments.of(app.guid))
         .filter((d) => d.timestamp >= start && d.timestamp <= end)
         .map((d) => ({
           changelog: d.changelog,

@@ -19,6 +19,7 @@ import {
 import { browserEntity, keyTransactionEntity, mobileEntity, type EntityContext } from './entities'
 import { keyTransactionRows, mobileRows } from './rows'
 import { createResourceState, type ResourceState } from './state'
+import type { Visibility } from '../visibility'
 
 export interface Resources {
   readonly keyTransactions: readonly KeyTransaction[]
@@ -71,13 +72,15 @@ export function createResources(
   apps: readonly Application[],
   accounts: readonly Account[],
   seed: number,
-  now: () => number
+  now: () => number,
+  visibility?: Visibility
 ): Resources {
-  const state = createResourceState(seed, demoLabels(apps))
+  const state = createResourceState(seed, demoLabels(apps), visibility)
   const kts = keyTransactions(apps, seed)
   const browser = browserApps(apps, seed)
   const mobile = mobileApps(seed)
-  const ctx: EntityContext = { accounts, tags: (guid) => state.tags(guid), now }
+  // Entities are what NerdGraph reads: they show tags once visible (data/visibility.ts).
+  const ctx: EntityContext = { accounts, tags: (guid) => state.shownTags(guid), now }
   const ktEntities = kts.map((kt) => keyTransactionEntity(kt, ctx))
   return {
     keyTransactions: kts,

@@ -5,6 +5,7 @@
  * state.
  */
 import type { EntityTag } from '../entity'
+import { createVisibility, createWriteHistory, type Visibility } from '../visibility'
 import { entityGuid, licenseKeyFor, type BrowserApp, type MobileApp } from './catalog'
 
 /** NerdGraph caps an entity at 100 tag values (taggingReplaceTagsOnEntity docs in the schema). */
@@ -13,8 +14,12 @@ export const MAX_TAG_VALUES = 100
 export interface ResourceState {
   readonly createdBrowser: BrowserApp[]
   readonly createdMobile: MobileApp[]
-  /** The entity's tags when a mutation changed them, else undefined. */
+  /** The entity's tags when a mutation changed them, else undefined: the newest write (mutations
+   * and the v2 stand-in read these). */
   tags(guid: string): readonly EntityTag[] | undefined
+  /** The tags NerdGraph's reads show: the newest write made at least the visibility delay ago
+   * (data/visibility.ts). */
+  shownTags(guid: string): readonly EntityTag[] | undefined
   setTags(guid: string, tags: readonly EntityTag[]): void
   createBrowser(accountId: number, name: string, loaderType: BrowserApp['loaderType']): BrowserApp
   createMobile(accountId: number, name: string): MobileApp
@@ -24,16 +29,18 @@ export interface ResourceState {
 export function createResourceState(
   seed: number,
   /** Tags the dataset starts with where they differ from an entity's own (labels of the demo). */
-  initialTags: ReadonlyMap<string, readonly EntityTag[]> = new Map()
+  initialTags: ReadonlyMap<string, readonly EntityTag[]> = new Map(),
+  visibility: Visibility = createVisibility(0)
 ): ResourceState {
-  const tagOverrides = new Map<string, readonly EntityTag[]>()
+  const tagWrites = createWriteHistory<readonly EntityTag[]>(visibility)
   const createdBrowser: BrowserApp[] = []
   const createdMobile: MobileApp[] = []
   return {
     createdBrowser,
     createdMobile,
-    tags: (guid) => tagOverrides.get(guid) ?? initialTags.get(guid),
-    setTags: (guid, tags) => void tagOverrides.set(guid, tags),
+    tags: (guid) => tagWrites.latest(guid) ?? initialTags.get(guid),
+    shownTags: (guid) => (tagWrites.shown(guid) ?? { value: initialTags.get(guid) }).value,
+    setTags: (guid, tags) => tagWrites.write(guid, tags),
     createBrowser(accountId, name, loaderType) {
       const id = 204270001 + createdBrowser.length * 17
       const app: BrowserApp = {
@@ -68,7 +75,7 @@ export function createResourceState(
       return app
     },
     reset() {
-      tagOverrides.clear()
+      tagWrites.clear()
       createdBrowser.length = 0
       createdMobile.length = 0
     },

@@ -35,6 +35,7 @@ import { pageParam } from '../../http/params'
 import { nameMatches } from '../../entities/entity-search'
 import { applicationFilters, applicationSearchQuery } from './plan'
 import { toV2Application } from './reshape'
+import { withOwnUpdates } from './own-updates'
 import { rememberShown } from './shown'
 
 /** Insights for every account, fetching the missing ones in one request (used by `filter[host]`). */
@@ -163,11 +164,15 @@ async function listPage(c: Context<Env>) {
       guid: e.guid,
     })
     const insights = cachedInsights(c, e.accountId)
-    const record = toV2Application(
-      e,
-      insights?.topologies.get(e.applicationId),
-      insights?.browser.get(e.applicationId),
-      insights?.served.get(e.applicationId)
+    const record = withOwnUpdates(
+      c,
+      e.accountId,
+      toV2Application(
+        e,
+        insights?.topologies.get(e.applicationId),
+        insights?.browser.get(e.applicationId),
+        insights?.served.get(e.applicationId)
+      )
     )
     rememberShown(c, e.accountId, record)
     return record

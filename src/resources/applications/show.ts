@@ -10,6 +10,7 @@ import { browserNrql, browserSummaryFrom, summaryWindow } from './browser'
 import { showApplicationDocument, type ShowApplicationData } from './documents'
 import { loadApplication } from './load'
 import { toV2Application } from './reshape'
+import { withOwnUpdates } from './own-updates'
 import { rememberShown } from './shown'
 
 export async function showApplication(c: Context<Env>) {
@@ -19,7 +20,11 @@ export async function showApplication(c: Context<Env>) {
     (app, now) => ({ browser: browserNrql({ guid: app.guid }, summaryWindow(now)) })
   )
   const browser = browserSummaryFrom(data.actor.account?.browser?.results[0])
-  const application = toV2Application(entity, topology, browser)
+  const application = withOwnUpdates(
+    c,
+    entity.accountId,
+    toV2Application(entity, topology, browser)
+  )
   rememberShown(c, entity.accountId, application)
   return { application, links: applicationLinkTemplates }
 }

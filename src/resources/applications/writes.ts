@@ -17,6 +17,7 @@ import { realUserMonitoringLoader } from '../../../mappings/application-settings
 import { applicationLinkTemplates } from '../../../mappings/link-templates'
 import type { ResolvedApplication } from '../../entities/resolve'
 import { showApplication } from './show'
+import { recordOwnUpdate } from './own-updates'
 import { forgetShown, recallShown, rememberShown } from './shown'
 import {
   settingsInput,
@@ -126,6 +127,7 @@ export async function updateApplication(c: Context<Env>) {
   }
   const application = updatedRecord(shown, result, settings)
   rememberShown(c, app.accountId, application)
+  recordOwnUpdate(c, app.accountId, application)
   return { application, links: applicationLinkTemplates }
 }
 

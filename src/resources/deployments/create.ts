@@ -29,6 +29,7 @@ import {
   parseDeployment,
   type V2Deployment,
 } from './plan'
+import { recordOwnDeployment, withOwnDeployments } from './own'
 import { deploymentBody, deploymentIds, toV2Deployment } from './reshape'
 
 /** Records one deployment: what NerdGraph recorded and its v2 ID. */
@@ -49,11 +50,13 @@ export async function recordDeployment(
     if (!(err instanceof V2Error) || err.title !== titles.writeUnconfirmed) throw err
     const found = await landed(c, app, deployment, sentAt).catch(() => undefined)
     if (!found) throw err
+    recordOwnDeployment(c, app, found)
     return { created: found, id: deploymentIds(app.appId, [found])(found) }
   }
   const { data, errors } = result
   const created = data.changeTrackingCreateDeployment
   if (!created) throw refusal(errors)
+  recordOwnDeployment(c, app, created)
   return { created, id: deploymentIds(app.appId, [created])(created) }
 }
 
@@ -109,14 +112,18 @@ function refusal(errors: readonly GraphQLErrorLike[]): Error {
  * time asks first (only when a timestamp is sent). */
 async function requireAfterLatest(c: Context<Env>, app: ResolvedApplication, timestamp: number) {
   // a read the write needs: explain mode sends it and shows the mutation after it
+  const filter = laterSearchFilter(timestamp, Date.now())
   const { data } = await queryApplication<ListDeploymentsData>(
     c,
     listDeploymentsDocument,
-    { guid: app.guid, filter: laterSearchFilter(timestamp, Date.now()) },
+    { guid: app.guid, filter },
     { lookup: true }
   )
-  const later = data.actor.entity?.deploymentSearch?.results ?? []
-  if (later.some((d) => d !== null && d.timestamp >= timestamp)) {
+  const found = (data.actor.entity?.deploymentSearch?.results ?? []).filter(
+    (d): d is NgDeployment => d !== null
+  )
+  const later = withOwnDeployments(c, app, found, filter.timeWindow)
+  if (later.some((d) => d.timestamp >= timestamp)) {
     throw new V2Error(422, deploymentTitles.invalid, { messages: [deploymentTitles.notLatest] })
   }
 }

@@ -37,13 +37,23 @@ import {
   startOf,
   type PageStart,
 } from './plan'
+import { withOwnDeployments } from './own'
 import { deploymentIds, deploymentsBody, toV2Deployment } from './reshape'
 
-/** The deployments of one window, newest first; 404 when the entity is not the application. */
-function resultsOf(app: ResolvedApplication, data: ListDeploymentsData): NgDeployment[] {
+/** The deployments of one window, newest first, with the key's own NerdGraph may not show yet
+ * (own.ts); 404 when the entity is not the application. */
+function resultsOf(
+  c: Context<Env>,
+  app: ResolvedApplication,
+  data: ListDeploymentsData,
+  filter: ReturnType<typeof searchFilter>
+): NgDeployment[] {
   const entity = data.actor.entity
   if (!entity || entity.applicationId !== app.appId) throw new V2Error(404, titles.noApplication)
-  return (entity.deploymentSearch?.results ?? []).filter((d): d is NgDeployment => d !== null)
+  const found = (entity.deploymentSearch?.results ?? []).filter(
+    (d): d is NgDeployment => d !== null
+  )
+  return withOwnDeployments(c, app, found, filter.timeWindow)
 }
 
 /** `size` deployments from `start`, and where the next window starts. */
@@ -54,11 +64,12 @@ async function searchWindow(
   now: number,
   size: number
 ) {
+  const filter = searchFilter(start, now, size + 1)
   const { data } = await queryApplication<ListDeploymentsData>(c, listDeploymentsDocument, {
     guid: app.guid,
-    filter: searchFilter(start, now, size + 1),
+    filter,
   })
-  return pageOf(resultsOf(app, data), start, size)
+  return pageOf(resultsOf(c, app, data, filter), start, size)
 }
 
 const walkKey = (app: ResolvedApplication) => `deployments:${app.accountId}:${app.appId}`
@@ -83,13 +94,14 @@ export async function listDeployments(c: Context<Env>) {
       return { body: deploymentsBody([]), link: link(walk.lastPage ?? page - 1) }
     }
     const start = startOf(cursor, now)
+    const filter = searchFilter(start, now, deploymentPageSize + 1)
     const { data } = await queryApplication<DeploymentsPageData>(c, deploymentsPageDocument, {
       guid: app.guid,
-      filter: searchFilter(start, now, deploymentPageSize + 1),
+      filter,
       accountId: app.accountId,
       count: countNrql(app.guid, start, now),
     })
-    const { shown, next } = pageOf(resultsOf(app, data), start)
+    const { shown, next } = pageOf(resultsOf(c, app, data, filter), start)
     const counted = Number(data.actor.account?.count?.results[0]?.['count'] ?? 0)
     const left = Math.ceil((counted - start.skip) / deploymentPageSize)
     // the count and the search may disagree for a moment (NRDB indexes events as they arrive)

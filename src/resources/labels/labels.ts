@@ -26,6 +26,7 @@ import {
   type TaggedEntity,
   type TaggingData,
 } from './documents'
+import { recordOwnTagging, withOwnTagging } from './own'
 import { isSystemKey, labelsOf, toV2Label, type Label } from './reshape'
 import { defineCache } from '../../core/cache'
 
@@ -80,7 +81,8 @@ async function taggedApplications(
 export async function listLabels(c: Context<Env>) {
   const p = c.get('params')
   const page = pageParam(p)
-  const labels = labelsOf(await taggedApplications(c, false))
+  const found = await taggedApplications(c, false)
+  const labels = labelsOf(withOwnTagging(c, await singleAccount(c), found))
   const slice = labels.slice((page - 1) * searchPageSize, page * searchPageSize)
   const link = linkHeader(new URL(c.req.url), c.get('origin'), p.entries(), {
     page,
@@ -182,7 +184,9 @@ const entitiesDocument = (n: number) => {
 
 /** The label `category:name` as the account's applications carry it now, or undefined. */
 async function currentLabel(c: Context<Env>, category: string, name: string) {
-  return labelsOf(await taggedApplications(c, true, tagged(category, name))).find(
+  const found = await taggedApplications(c, true, tagged(category, name))
+  const only = { key: category, value: name }
+  return labelsOf(withOwnTagging(c, await singleAccount(c), found, only)).find(
     (l) => l.category === category && l.name === name
   )
 }
@@ -214,7 +218,9 @@ export async function createLabel(
   }
   const has = (e: TaggedEntity) =>
     (e.tags ?? []).some((t) => t.key === category && t.values.includes(name))
-  const missing = entities.filter((e) => !has(e))
+  const named = new Set(entities.map((e) => e.guid))
+  const current = withOwnTagging(c, account, entities).filter((e) => named.has(e.guid))
+  const missing = current.filter((e) => !has(e))
   if (missing.length === 0) return { status: 304 }
   await tag(
     c,
@@ -223,6 +229,7 @@ export async function createLabel(
     category,
     name
   )
+  recordOwnTagging(c, account, 'add', missing, category, name)
   const label: Label = { category, name, apps: entities }
   return { status: 201, body: { label: toV2Label(label) } }
 }
@@ -253,6 +260,7 @@ export async function deleteLabel(c: Context<Env>) {
     label.category,
     label.name
   )
+  recordOwnTagging(c, await singleAccount(c), 'delete', removed, label.category, label.name)
   if (!wanted) return { label: toV2Label(label) }
   return { label: toV2Label({ ...label, apps: label.apps.filter((a) => !removed.includes(a)) }) }
 }

@@ -21,8 +21,8 @@ export interface ExtraAliases {
   members?: boolean
 }
 
-/** `timeout: 30` stays inside NerdGraph's 5–120 s clamp (schema `Account.nrql`; docs-website PR #17898).
- * Data aliases `qN` (one per metric family and 2000 names), known-names aliases `kN` (one per 2000
+/** `$timeout` follows the size of the call (src/upstream/nrql-timeout.ts, within NerdGraph's
+ * 5–120 s clamp). Data aliases `qN` (one per metric family and 2000 names), known-names aliases `kN` (one per 2000
  * names: which of them the scope has reported, src/resources/metrics/plan.ts), then `extra`. */
 function build(aliases: number, known: number, extra: ExtraAliases = {}): string {
   const indexes = (n: number) => Array.from({ length: n }, (_, i) => i)
@@ -33,9 +33,11 @@ function build(aliases: number, known: number, extra: ExtraAliases = {}): string
     ...(extra.members ? ['members'] : []),
   ]
   const variables = names.map((n) => `$${n}: Nrql!`).join(', ')
-  const fields = names.map((n) => `${n}: nrql(query: $${n}, timeout: 30) { ${facetedNrqlFields} }`)
+  const fields = names.map(
+    (n) => `${n}: nrql(query: $${n}, timeout: $timeout) { ${facetedNrqlFields} }`
+  )
   return gql`
-    query MetricData($accountId: Int!, ${variables}) {
+    query MetricData($accountId: Int!, $timeout: Seconds, ${variables}) {
       actor {
         account(id: $accountId) {
           ${fields.join('\n          ')}

@@ -16,6 +16,7 @@ import type { TimeRange } from '../../core/time-range'
 import { columnsOf, type ValueRead } from './columns'
 import { metricDataDocument, metricNamesDocument } from './documents'
 import { defaultTables, type Tables } from './families'
+import { nrqlTimeoutS } from '../../upstream/nrql-timeout'
 
 export { namesPerQuery, scaled, type ValueRead } from './columns'
 
@@ -85,6 +86,7 @@ export function planMetricData(
     document: metricDataDocument(nrql.length, knownNrql.length, { others: othersNrql !== null }),
     variables: {
       accountId: scope.accountId,
+      timeout: nrqlTimeoutS(request.names.length, rangeMinutes(request.range)),
       ...Object.fromEntries(nrql.map((q, i) => [`q${i}`, q])),
       ...Object.fromEntries(knownNrql.map((q, i) => [`k${i}`, q])),
       ...(othersNrql === null ? {} : { others: othersNrql }),
@@ -98,6 +100,9 @@ export function planMetricData(
     raw: request.raw,
   }
 }
+
+/** Minutes of data a call reads. */
+const rangeMinutes = (range: TimeRange) => Math.ceil((range.end - range.start) / 60_000)
 
 /** The explain view of a call: what is sent upstream. */
 export function explainMetricData(request: MetricDataRequest, scope: MetricScope) {
