@@ -5,6 +5,7 @@ import { DEFAULT_SEED, type Dataset } from './data/dataset'
 import { createStats, type SimStats } from './graphql/stats'
 import { createSimulatorApp } from './server/app'
 import { createConcurrency, createFaults } from './server/limits'
+import { DEFAULT_RETENTION, type Retention } from './types'
 import { initV2Switches, v2SwitchesOf, type V2Switches } from './v2/perturb'
 
 export interface SimulatorOptions {
@@ -14,6 +15,9 @@ export interface SimulatorOptions {
   /** The v2 stand-in's switches at start-up (and after reset): one perturbation in every 2xx answer,
    * and noise on values over windows ending now (README "v2 stand-in"). */
   v2?: Partial<V2Switches>
+  /** Timeslice retention and rollups (types.ts `Retention`): 8 days of minutes, 90 of hours by
+   * default; a test may shrink them. */
+  retention?: Partial<Retention>
 }
 
 export interface Simulator {
@@ -28,7 +32,10 @@ export interface Simulator {
 
 export function createSimulator(opts: SimulatorOptions = {}): Simulator {
   const seed = opts.seed ?? DEFAULT_SEED
-  const dataset = createDataset(seed, opts.now ?? Date.now)
+  const dataset = createDataset(seed, opts.now ?? Date.now, {
+    ...DEFAULT_RETENTION,
+    ...opts.retention,
+  })
   initV2Switches(dataset, opts.v2)
   const stats = createStats()
   const faults = createFaults(seed)

@@ -10,8 +10,13 @@ import { DEFAULT_SEED, decodeGuid, type Dataset } from './dataset'
 import type { SimEntity } from './entity'
 import type { Application } from './model'
 import { createResources } from './resources'
+import { DEFAULT_RETENTION, type Retention } from '../types'
 
-export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now): Dataset {
+export function createDataset(
+  seed = DEFAULT_SEED,
+  now: () => number = Date.now,
+  retention: Retention = DEFAULT_RETENTION
+): Dataset {
   const ctx: BuildContext = {
     seed,
     anchor: Math.floor(now() / MINUTE) * MINUTE,
@@ -35,7 +40,8 @@ export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now)
   const store = createMetricStore(
     (accountId) => appsOf(accountId).map((app) => original.get(app.id)!),
     now,
-    resources.rows
+    resources.rows,
+    retention
   )
   const showcase = SHOWCASE.map((spec) => original.get(spec.id)!)
   const deployments = createDeploymentStore(showcase, seed, ctx.anchor)
@@ -76,6 +82,7 @@ export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now)
         ...(query.host === undefined ? {} : { hosts: [query.host] }),
         since: query.from,
         until: query.to,
+        ...(query.rollupMs === undefined ? {} : { rollupMs: query.rollupMs }),
       })
       return [...rows].filter(
         (row) =>
@@ -84,7 +91,8 @@ export function createDataset(seed = DEFAULT_SEED, now: () => number = Date.now)
       )
     },
     store,
-    window: () => dataWindow(now()),
+    retention,
+    window: () => dataWindow(now(), retention),
     now,
     deployments,
     updateApplication(appId, changes) {

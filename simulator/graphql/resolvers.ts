@@ -24,7 +24,13 @@ function runNrqlField(accountId: number, query: string, ctx: GraphContext) {
   try {
     const { store } = ctx.dataset
     const events = (types: readonly string[]) => deploymentEvents(ctx.dataset, types)
-    const result = runNrql(query, { accountId, store, events, now: ctx.dataset.now() })
+    const result = runNrql(query, {
+      accountId,
+      store,
+      events,
+      now: ctx.dataset.now(),
+      retention: ctx.dataset.retention,
+    })
     return { ...result, nrql: query }
   } catch (err) {
     if (err instanceof NrqlError) throw graphError(err.message, err.errorClass)
