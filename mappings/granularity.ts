@@ -27,6 +27,21 @@ export const defaultGranularity = [
 /** Data whose range starts more than this many seconds ago uses the `old` column (D-extract). */
 export const oldDataAfterSeconds = 8 * day
 
+/**
+ * The rollups NRDB answers a `FROM Metric` window from, whose edges the window snaps to (New Relic
+ * docs "Set a query's time range", Metric query snapping). `hour`: a window starting more than
+ * `oldDataAfterSeconds` ago reads hourly rollups ("Data retention and components": one-minute data
+ * aggregates to 1-hour periods after 8 days). `fiveMinutes`: a recent window longer than
+ * `fiveMinutesAfter` reads 5-minute rollups (the docs' 47 h 59 min example); the switch itself is
+ * [UNKNOWN] (6 h, where the default slices become multiples of 5 minutes).
+ */
+export const metricRollups = {
+  minute,
+  fiveMinutes: 5 * minute,
+  fiveMinutesAfter: 6 * hour,
+  hour,
+} as const
+
 /** NRQL returns at most 366 `TIMESERIES` buckets (New Relic docs "NRQL syntax, clauses, and functions"). */
 export const maxBuckets = 366
 

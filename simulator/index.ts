@@ -25,7 +25,7 @@ export { KEY_SEARCH_PAGE } from './graphql/api-access'
 export { ACCOUNTS, PRODUCTION, SHOWCASE, STAGING, STAGING_APPS } from './data/catalog'
 export { DEFAULT_SEED, decodeGuid, type Dataset, type TimesliceQuery } from './data/dataset'
 export { apmGuid } from './data/apm/applications'
-export { dataWindow, RETENTION_DAYS } from './data/apm/metric-store'
+export { dataWindow } from './data/apm/metric-store'
 export { alertsOf, type AlertsState } from './data/alerts/state'
 export type { EntityTag, SimEntity } from './data/entity'
 export type { Account, AlertSeverity, Application, Instance, Language } from './data/model'
@@ -33,10 +33,12 @@ export type { Account, AlertSeverity, Application, Instance, Language } from './
 // Entity search and NRQL, usable on their own
 export { compileSearch, SearchSyntaxError } from './graphql/entity-search'
 export { parseNrql, runNrql } from './nrql'
-export { resolveWindow, type QueryWindow } from './nrql/window'
+export { resolveWindow, rollupOf, type QueryWindow } from './nrql/window'
 export type { Condition, NrqlQuery, SelectExpr } from './nrql/ast'
 export {
+  DEFAULT_RETENTION,
   NrqlError,
+  type Retention,
   type MetricRow,
   type MetricStore,
   type NrqlContext,

@@ -10,7 +10,7 @@ import { resetSimulator } from './server/admin'
 import { createSimulatorApp } from './server/app'
 import { createConcurrency, createFaults, LIVE_LIMITS, type LiveLimits } from './server/limits'
 import type { SimulatorServices } from './server/services'
-import type { NrqlLimits } from './types'
+import { DEFAULT_RETENTION, type NrqlLimits, type Retention } from './types'
 import { initV2Switches, type V2Switches } from './v2/perturb'
 
 export interface SimulatorOptions {
@@ -31,6 +31,9 @@ export interface SimulatorOptions {
   limits?: Partial<LiveLimits>
   /** Wall clock of the limits and of write visibility (real minutes, whatever `now` says). */
   wallClock?: () => number
+  /** Timeslice retention and rollups (types.ts `Retention`): 8 days of minutes, 90 of hours by
+   * default; a test may shrink them. */
+  retention?: Partial<Retention>
 }
 
 export interface Simulator {
@@ -48,7 +51,10 @@ export function createSimulator(opts: SimulatorOptions = {}): Simulator {
   const initial: LiveLimits = { ...LIVE_LIMITS, ...opts.limits }
   const wallClock = opts.wallClock ?? Date.now
   const visibility = createVisibility(initial.writeVisibilityMs, wallClock)
-  const dataset = createDataset(seed, opts.now ?? Date.now, visibility)
+  const dataset = createDataset(seed, opts.now ?? Date.now, visibility, {
+    ...DEFAULT_RETENTION,
+    ...opts.retention,
+  })
   initV2Switches(dataset, opts.v2)
   setNrqlLimits(dataset, opts.nrql)
   initAccess(dataset, opts.access)

@@ -50,9 +50,35 @@ export interface ScanHint {
   entityGuids?: readonly string[]
   names?: readonly string[]
   hosts?: readonly string[]
+  /** The rollup the window reads (simulator/nrql/window.ts `rollupOf`): rows of this length, each the
+   * rollup of the one-minute rows in it; one minute when absent. */
+  rollupMs?: number
   /** The query only asks which series exist (`uniques()` without TIMESERIES): the store may yield
    * just the first row of each series in the window. */
   seriesOnce?: boolean
+}
+
+/**
+ * How long timeslice data is kept at each resolution and which rollup a `FROM Metric` window reads.
+ * New Relic docs "Data retention and components" (Aggregate metric data): one-minute data for
+ * 8 days, then 1-hour periods, metric timeslice data kept 90 days. Tests shrink the numbers.
+ */
+export interface Retention {
+  /** One-minute rows are kept this long behind the last complete minute (8 days). */
+  minuteMs: number
+  /** Hourly rollups are kept this long (90 days). */
+  hourMs: number
+  /** A window inside the one-minute data and longer than this reads the 5-minute rollup. New Relic
+   * docs "Set a query's time range" (Metric query snapping) shows a 47 h 59 min window on 5-minute
+   * edges; where the switch lies is [UNKNOWN]: 6 h, where v2's own slices become 5-minute multiples
+   * (New Relic docs "Extract metric timeslice data"). */
+  fiveMinuteAfterMs: number
+}
+
+export const DEFAULT_RETENTION: Readonly<Retention> = {
+  minuteMs: 8 * 86_400_000,
+  hourMs: 90 * 86_400_000,
+  fiveMinuteAfterMs: 6 * 3_600_000,
 }
 
 export interface MetricStore {
@@ -99,6 +125,8 @@ export interface NrqlContext {
   events?: (eventTypes: readonly string[]) => readonly EventRow[]
   /** Epoch ms used for relative clauses and the default window. */
   now: number
+  /** Which rollup a Metric window reads; DEFAULT_RETENTION when absent. */
+  retention?: Retention
 }
 
 /** Thrown for NRQL outside the supported subset or invalid NRQL; the GraphQL layer turns it into

@@ -156,31 +156,50 @@ describe('default granularity (D-extract table)', () => {
     })
   }
 
-  it('gives 10 evenly spaced points for a range under 4 days starting more than 8 days ago', () => {
+  it('gives whole hours for a range under 4 days starting more than 8 days ago (hourly rollups only)', () => {
+    // fixed clock 2026-03-20; the range is 10 days old. Main answered 10 slices of 12 minutes,
+    // which NRDB's hourly rollups cannot fill (docs/differences.md)
     const now = at('2026-03-20T00:00:00Z')
     const r = resolveTimeRange(
       { from: '2026-03-10T10:00:00Z', to: '2026-03-10T12:00:00Z', summarize: false },
       now
     )
-    expect(r.sliceMs).toBe(12 * minute)
-    expect(slicesOf(r)).toHaveLength(10)
+    expect(r.sliceMs).toBe(hour)
+    expect(slicesOf(r).map((s) => formatTime(s.from))).toEqual([
+      '2026-03-10T10:00:00+00:00',
+      '2026-03-10T11:00:00+00:00',
+    ])
     expect(formatTime(r.end)).toBe('2026-03-10T12:00:00+00:00')
   })
 
-  it('gives 10 points for old data also when from is not on a minute (no partial period dropped)', () => {
+  it('puts old slices on hour edges also when from and to are not on an hour', () => {
     const now = at('2026-03-20T00:00:00Z')
     const r = resolveTimeRange(
-      { from: '2026-03-10T10:00:15Z', to: '2026-03-10T12:00:15Z', summarize: false },
+      { from: '2026-03-10T10:00:15Z', to: '2026-03-10T12:20:15Z', summarize: false },
       now
     )
-    expect(r.sliceMs).toBe(12 * minute)
-    expect(slicesOf(r).map((s) => formatTime(s.from))[0]).toBe('2026-03-10T10:00:00+00:00')
-    expect(slicesOf(r)).toHaveLength(10)
-    const odd = resolveTimeRange(
+    expect(slicesOf(r)).toEqual([
+      { from: at('2026-03-10T11:00:00Z'), to: at('2026-03-10T12:00:00Z') },
+    ])
+    const short = resolveTimeRange(
       { from: '2026-03-10T10:00:15Z', to: '2026-03-10T10:50:00Z', summarize: false },
       now
     )
-    expect(slicesOf(odd)).toHaveLength(10)
+    expect(slicesOf(short)).toEqual([
+      { from: at('2026-03-10T10:00:00Z'), to: at('2026-03-10T11:00:00Z') },
+    ])
+    expect(formatTime(short.to)).toBe('2026-03-10T10:50:00+00:00') // the request, echoed
+  })
+
+  it('keeps 10 slices for old ranges of 10 hours or more (30 h, 60 days ago: 3 h each)', () => {
+    const now = at('2026-05-10T00:00:00Z')
+    const r = resolveTimeRange(
+      { from: '2026-03-10T06:00:00Z', to: '2026-03-11T12:00:40Z', summarize: false },
+      now
+    )
+    expect(r.sliceMs).toBe(3 * hour)
+    expect(slicesOf(r)).toHaveLength(10)
+    expect(formatTime(r.end)).toBe('2026-03-11T12:00:00+00:00')
   })
 
   it('keeps the table beyond 4 days for old data (1 h for 5 days)', () => {
@@ -380,5 +399,59 @@ describe('ranges NRQL cannot express', () => {
       ),
       { numRuns: 2000 }
     )
+  })
+})
+
+describe('windows against a fixed clock (issue 37 items 6 and 9)', () => {
+  it('keeps a far-future to as sent and the grid of the requested window', () => {
+    // 1 h ago → 2 days ahead: 49 h of 30-minute slices (main clamped to now: 60 × 1 min)
+    const now = at('2026-03-10T12:34:56.789Z')
+    const r = resolveTimeRange(
+      { from: '2026-03-10T11:30:00Z', to: '2026-03-12T12:30:00Z', summarize: false },
+      now
+    )
+    expect(formatTime(r.to)).toBe('2026-03-12T12:30:00+00:00')
+    expect(r.sliceMs).toBe(30 * minute)
+    expect(slicesOf(r)).toHaveLength(98)
+    expect(formatTime(r.start)).toBe('2026-03-10T11:30:00+00:00')
+    // a window wholly in the future is a window too (its slices answer 0)
+    expect(() =>
+      resolveTimeRange(
+        { from: '2026-03-11T00:00:00Z', to: '2026-03-11T01:00:00Z', summarize: false },
+        now
+      )
+    ).not.toThrow()
+  })
+
+  it('moves the default window back by the lag also in the first second of a minute', () => {
+    const grid = (now: number) => {
+      const r = resolveTimeRange({ summarize: false }, now)
+      const slices = slicesOf(r)
+      return [formatTime(slices[0]!.from), formatTime(slices.at(-1)!.to), slices.length]
+    }
+    // main: 11:30–12:00 at 12:00:00.400 (three minutes later, the last ones unfinished)
+    expect(grid(at('2026-03-10T12:00:00.400Z'))).toEqual([
+      '2026-03-10T11:27:00+00:00',
+      '2026-03-10T11:57:00+00:00',
+      30,
+    ])
+    expect(grid(at('2026-03-10T12:00:01.000Z'))).toEqual(grid(at('2026-03-10T12:00:00.400Z')))
+    // an explicit window on whole minutes is not moved (prometheus exporter sample)
+    const r = resolveTimeRange(
+      { from: '2026-03-10T11:30:00Z', to: '2026-03-10T12:00:00Z', summarize: false },
+      at('2026-03-10T12:00:00.400Z')
+    )
+    expect(formatTime(r.start)).toBe('2026-03-10T11:30:00+00:00')
+  })
+
+  it('ends a window over 6 hours on a 5-minute edge, as NRDB snaps it', () => {
+    const now = at('2026-03-10T22:00:00Z')
+    const r = resolveTimeRange(
+      { from: '2026-03-10T10:07:00Z', to: '2026-03-10T20:07:00Z', summarize: false },
+      now
+    )
+    expect(r.sliceMs).toBe(5 * minute)
+    expect(formatTime(r.end)).toBe('2026-03-10T20:05:00+00:00')
+    expect(slicesOf(r)).toHaveLength(119)
   })
 })

@@ -11,13 +11,15 @@ import type { SimEntity } from './entity'
 import type { Application } from './model'
 import { createResources } from './resources'
 import { createVisibility, createWriteHistory, type Visibility } from './visibility'
+import { DEFAULT_RETENTION, type Retention } from '../types'
 
 /** `visibility`: when writes show in NerdGraph's reads (data/visibility.ts); at once by default here,
- * the live delay through createSimulator. */
+ * the live delay through createSimulator. `retention`: timeslice retention and rollups. */
 export function createDataset(
   seed = DEFAULT_SEED,
   now: () => number = Date.now,
-  visibility: Visibility = createVisibility(0)
+  visibility: Visibility = createVisibility(0),
+  retention: Retention = DEFAULT_RETENTION
 ): Dataset {
   const ctx: BuildContext = {
     seed,
@@ -42,7 +44,8 @@ export function createDataset(
   const store = createMetricStore(
     (accountId) => appsOf(accountId).map((app) => original.get(app.id)!),
     now,
-    resources.rows
+    resources.rows,
+    retention
   )
   const showcase = SHOWCASE.map((spec) => original.get(spec.id)!)
   const deployments = createDeploymentStore(showcase, seed, ctx.anchor, visibility)
@@ -93,6 +96,7 @@ export function createDataset(
         ...(query.host === undefined ? {} : { hosts: [query.host] }),
         since: query.from,
         until: query.to,
+        ...(query.rollupMs === undefined ? {} : { rollupMs: query.rollupMs }),
       })
       return [...rows].filter(
         (row) =>
@@ -101,7 +105,8 @@ export function createDataset(
       )
     },
     store,
-    window: () => dataWindow(now()),
+    retention,
+    window: () => dataWindow(now(), retention),
     now,
     deployments,
     updateApplication(appId, changes) {

@@ -8,7 +8,7 @@ import type { DeploymentStore } from './apm/deployment-store'
 import type { SimEntity } from './entity'
 import type { Account, Application, Instance } from './model'
 import type { Resources } from './resources'
-import type { MetricRow, MetricStore } from '../types'
+import type { MetricRow, MetricStore, Retention } from '../types'
 
 export const DEFAULT_SEED = 20250415
 
@@ -23,6 +23,8 @@ export interface TimesliceQuery {
   to: number
   /** Scoped rows of this transaction; unscoped rows (scope null) when absent. */
   scope?: string | null
+  /** Rollup rows of this length (ms): hourly ones reach back 90 days; one minute when absent. */
+  rollupMs?: number
 }
 
 export interface Dataset {
@@ -37,6 +39,8 @@ export interface Dataset {
   /** Rows of one metric, as the Metric event type holds them (the NRQL engine reads the same rows). */
   timeslices(query: TimesliceQuery): MetricRow[]
   readonly store: MetricStore
+  /** How long each resolution is kept (types.ts `Retention`). */
+  readonly retention: Retention
   /** Minutes with data: [start, end), end = floor_minute(now). */
   window(): { start: number; end: number }
   now(): number

@@ -53,8 +53,14 @@ async function runNrqlField(accountId: number, { query, timeout }: NrqlArgs, ctx
   let result
   try {
     const events = (types: readonly string[]) => deploymentEvents(ctx.dataset, types)
-    const limits = nrqlLimitsOf(ctx.dataset)
-    result = runNrql(query, { accountId, store, events, now: ctx.dataset.now(), limits })
+    result = runNrql(query, {
+      accountId,
+      store,
+      events,
+      now: ctx.dataset.now(),
+      retention: ctx.dataset.retention,
+      limits: nrqlLimitsOf(ctx.dataset),
+    })
   } catch (err) {
     if (err instanceof NrqlError) throw graphError(err.message, err.errorClass)
     const detail = err instanceof Error ? err.message : String(err)

@@ -23,14 +23,20 @@ import type { QueryWindow } from './window'
 
 export function evaluate(parsed: ParsedQuery, ctx: NrqlContext): NrqlResult {
   const { query } = parsed
-  const window = resolveWindow(query, ctx.now)
+  const window = resolveWindow(query, ctx.now, ctx.retention)
   const limits: NrqlLimits = { ...LIVE_LIMITS, ...ctx.limits }
   const layout = new Layout()
   layout.uniquesCap = limits.uniquesCap
   const items = query.select.map((item) => compileSelect(item.expr, layout))
   const where = query.where === null ? null : compileCondition(query.where)
   const seriesOnce = !query.timeseries && query.select.every((i) => i.expr.type === 'uniques')
-  const base = { accountId: ctx.accountId, since: window.begin, until: window.end, seriesOnce }
+  const base = {
+    accountId: ctx.accountId,
+    since: window.begin,
+    until: window.end,
+    rollupMs: window.rollupMs,
+    seriesOnce,
+  }
   const rows = ctx.store.scan(scanHint(query.where, base))
   const groups = accumulate(rows, ctx.accountId, window, layout, where, query.facet)
   return shapeResult({ query, keys: parsed.keys, window, layout, items, groups, limits })

@@ -20,7 +20,7 @@ import {
   type Others,
   type Sums,
 } from './apm-values'
-import { formatTime, gridOf } from './apm-time'
+import { formatTime, gridOf, type Grid } from './apm-time'
 import { namesOf, scopeOf, type Scope } from './apm-scope'
 import { answer, error, first, flag, listOf, page, params, type C, type Env } from './respond'
 
@@ -43,23 +43,50 @@ async function metricNames(dataset: Dataset, c: C) {
   )
 }
 
-/** Σ of one metric's unscoped rows in each slice of the grid (rows of the scope only). */
-function slices(dataset: Dataset, scope: Scope, name: string, starts: number[], step: number) {
-  const sums: Sums[] = starts.map(emptySums)
-  const begin = starts[0]!
+const HOUR = 3_600_000
+
+/** Σ of one metric's unscoped rows in each slice of the grid (rows of the scope only), and the
+ * minutes each Σ covers. On hourly data (a range starting more than 8 days ago) a slice sums the
+ * hours that start in it; a slice shorter than the hour takes the hour it starts in, repeated in the
+ * next slices as D-extract warns ("oversampling … duplicate values returned"). */
+function slices(dataset: Dataset, scope: Scope, name: string, grid: Grid) {
+  const { starts, step, hourly } = grid
+  const rollup = hourly ? HOUR : 60_000
+  const begin = Math.floor(starts[0]! / rollup) * rollup
   const rows = dataset.timeslices({
     appId: scope.app.id,
     name,
     ...(scope.host === undefined ? {} : { host: scope.host }),
     ...(scope.instance ? { instanceName: scope.instance.instanceName } : {}),
     from: begin,
-    to: begin + starts.length * step,
+    to: starts[0]! + starts.length * step,
+    ...(hourly ? { rollupMs: HOUR } : {}),
   })
+  const byRollup = new Map<number, Sums>()
   for (const row of rows) {
-    const s = sums[Math.floor((row.timestamp - begin) / step)]
-    if (s) add(s, row.value)
+    let s = byRollup.get(row.timestamp)
+    if (!s) byRollup.set(row.timestamp, (s = emptySums()))
+    add(s, row.value)
   }
-  return sums
+  const sums: Sums[] = []
+  const minutes: number[] = []
+  for (const start of starts) {
+    const out = emptySums()
+    let covered = 0
+    for (let t = Math.ceil(start / rollup) * rollup; t < start + step; t += rollup) {
+      const s = byRollup.get(t)
+      if (s) merge(out, s)
+      covered += rollup
+    }
+    if (covered === 0) {
+      const s = byRollup.get(Math.floor(start / rollup) * rollup)
+      if (s) merge(out, s)
+      covered = rollup
+    }
+    sums.push(out)
+    minutes.push((hourly ? covered : step) / 60_000)
+  }
+  return { sums, minutes }
 }
 
 async function metricData(dataset: Dataset, c: C) {
@@ -84,8 +111,8 @@ async function metricData(dataset: Dataset, c: C) {
   // The scope's EndUser/errors and Browser counts per slice, for EndUser error_percentage.
   const other = found.some(readsOthers)
     ? ([
-        slices(dataset, scope, OTHER_METRICS.endUserErrors, grid.starts, grid.step),
-        slices(dataset, scope, OTHER_METRICS.pageViews, grid.starts, grid.step),
+        slices(dataset, scope, OTHER_METRICS.endUserErrors, grid).sums,
+        slices(dataset, scope, OTHER_METRICS.pageViews, grid).sums,
       ] as const)
     : undefined
   const othersOf = (errors: Sums | undefined, views: Sums | undefined): Others => ({
@@ -93,8 +120,7 @@ async function metricData(dataset: Dataset, c: C) {
     pageViews: views?.count ?? 0,
   })
   const metrics = found.map((name) => {
-    const sums = slices(dataset, scope, name, grid.starts, grid.step)
-    const minutes = grid.step / 60_000
+    const { sums, minutes } = slices(dataset, scope, name, grid)
     const timeslices = summarize
       ? [
           {
@@ -103,7 +129,7 @@ async function metricData(dataset: Dataset, c: C) {
             values: valuesOf(
               name,
               total(sums),
-              minutes * grid.starts.length,
+              minutes.reduce((a, b) => a + b, 0),
               asked,
               raw,
               othersOf(other && total(other[0]), other && total(other[1]))
@@ -116,7 +142,7 @@ async function metricData(dataset: Dataset, c: C) {
           values: valuesOf(
             name,
             sums[i]!,
-            minutes,
+            minutes[i]!,
             asked,
             raw,
             othersOf(other?.[0][i], other?.[1][i])

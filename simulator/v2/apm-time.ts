@@ -3,9 +3,9 @@
  * (New Relic docs "Specify a time range (v2)" and "Extract metric timeslice data"): the formats
  * clients send, the last-30-minutes default, the 60 s minimum (422), the default granularity by
  * range length and data age ("10 evenly spaced points" for data older than 8 days), `period` (never
- * finer than the default), an unaligned window moved 3 minutes back (the docs' 18:06:06 → 18:03
- * sample), coarse grids anchored on `to` with the partial leading period dropped (TONS sample), and
- * `summarize` as one slice over the grid.
+ * finer than the default), an unaligned 1-minute window moved 3 minutes back (the docs' 18:06:06 →
+ * 18:03 sample), coarse grids anchored on `to` with the partial leading period dropped (TONS sample),
+ * and `summarize` as one slice over the grid. Taken from v2's own samples, not from v2bridge.
  * Source tags (D-…, TONS, AMB) as docs/sources.md lists them.
  */
 
@@ -65,6 +65,9 @@ export interface Grid {
   /** Slice starts; every slice is `step` long. */
   starts: number[]
   step: number
+  /** The range starts more than 8 days ago: v2 served it from hourly data (D-extract "data has been
+   * aggregated or averaged into one-hour periods"). */
+  hourly: boolean
 }
 
 /** The grid of one call, or the 422 title. */
@@ -79,22 +82,42 @@ export function gridOf(
   if (from > to) return { error: TIME_TITLES.order }
   if (to - from < MINUTE) return { error: TIME_TITLES.tooShort }
   const length = to - from
-  const old = from < now - 8 * DAY && length <= 4 * DAY // "10 evenly spaced points"
+  const hourly = from < now - 8 * DAY
+  const old = hourly && length <= 4 * DAY // "10 evenly spaced points"
   const fresh = GRANULARITY.find(([upTo]) => length <= upTo)![1]
   const base = old ? Math.max(MINUTE, Math.floor(length / 10 / MINUTE) * MINUTE) : fresh
   const asked = Math.ceil((Number(q.period) * SECOND || 0) / MINUTE) * MINUTE
-  // An unaligned window moves back by the lag, both ends: D-names 23:41:15–00:11:15 → 23:39–00:08:59,
-  // the AMB fixture 19:14:29–19:44:29 → 19:13–19:42:59 (older samples: 1–2 min; D-extract's: 3).
-  const lag = from % MINUTE === 0 ? 0 : 3 * MINUTE
-  const start = Math.floor(from / MINUTE) * MINUTE - lag
-  const end = Math.floor(to / MINUTE) * MINUTE - lag
   const step = Math.max(base, asked)
-  const count = Math.floor((end - start) / step)
-  if (count === 0) return { from, to, starts: [start], step: Math.max(MINUTE, end - start) }
+  if (step === MINUTE) {
+    // An unaligned 1-minute window, and the defaulted last 30 minutes (it ends inside a minute that
+    // is not over), move back by the lag, both ends: D-extract 18:06:06 → 18:03, D-names
+    // 23:41:15–00:11:15 → 23:39–00:08:59, the AMB fixture 19:14:29–19:44:29 → 19:13–19:42:59 (older
+    // samples: 1–2 min; D-extract's: 3); the MRF sample 15:35:00–15:36:00 → 15:35 is not moved.
+    const lag = from % MINUTE === 0 && (q.from || q.to) ? 0 : 3 * MINUTE
+    const start = Math.floor(from / MINUTE) * MINUTE - lag
+    const count = Math.floor((to - from) / MINUTE)
+    return {
+      from,
+      to,
+      step,
+      hourly,
+      starts: Array.from({ length: count }, (_, i) => start + i * MINUTE),
+    }
+  }
+  // Coarse grids show no lag: TONS 14:48:43 → 2015-11-09T00:00:00 (6.4 days, hourly) starts at
+  // 15:00, so slices count back from floor(to) and the partial leading one is dropped; D-errrate
+  // 00:00 → 23:35 gives 00:35–23:35.
+  const end = Math.floor(to / MINUTE) * MINUTE
+  const count = Math.floor((end - from) / step)
+  if (count <= 0) {
+    const start = Math.floor(from / MINUTE) * MINUTE
+    return { from, to, hourly, starts: [start], step: Math.max(MINUTE, end - start) }
+  }
   return {
     from,
     to,
     step,
+    hourly,
     starts: Array.from({ length: count }, (_, i) => end - (count - i) * step),
   }
 }

@@ -8,6 +8,7 @@
 import {
   defaultGranularity,
   maxBuckets,
+  metricRollups,
   minimumSliceSeconds,
   oldDataAfterSeconds,
 } from '../../mappings/granularity'
@@ -121,24 +122,46 @@ export function resolveTimeRange(input: TimeInput, now: number): TimeRange {
     to: input.to?.trim() ? parseTime(input.to, 'to') : undefined,
   }
   // NRQL takes SINCE/UNTIL as epoch ms ≥ 0 and NRDB holds nothing older: a range reaching before
-  // 1970-01-01 starts there (a wholly older one is then shorter than 60 s: 422).
-  // A `to` after now is read as now (no future slices, which could only be empty); a `from` after
-  // now then answers 422 ('from' must be before 'to'). docs/errors-and-limits.md.
-  const to = Math.max(0, truncateSeconds(Math.min(given.to ?? now, now)))
+  // 1970-01-01 starts there (a wholly older one is then shorter than 60 s: 422). A `to` after now
+  // stays as sent: v2 echoed the request's `from`/`to` (all samples) and the grid is the requested
+  // window's; its future slices are empty, answered 0 (D-extract's "zero value").
+  const to = Math.max(0, truncateSeconds(given.to ?? now))
   const from = Math.max(0, truncateSeconds(given.from ?? to - defaultRangeMs))
   if (from > to) throw new V2Error(422, timeTitles.order)
   if (to - from < minimumSliceSeconds * second) throw new V2Error(422, timeTitles.tooShort)
-  const { sliceMs, maxSlices, points } = sliceLength(from, to, now, input.period)
-  return { from, to, ...grid(from, to, sliceMs, maxSlices, points), summarize: input.summarize }
+  const { sliceMs, maxSlices, rollupMs } = sliceLength(from, to, now, input.period)
+  // The default window ends at now, inside a minute that is not over, whatever second it is: it is
+  // always moved back by the lag (in the first second of a minute `from` looks aligned).
+  const lagged = given.from === undefined && given.to === undefined
+  const slices = grid(from, to, sliceMs, { maxSlices, rollupMs, lagged })
+  return { from, to, ...slices, summarize: input.summarize }
 }
 
-/** Default granularity for the range, raised to `period` when that is coarser (D-extract);
- * `maxSlices` is 10 for the "10 evenly spaced points" of data older than 8 days. */
+/** Whether a range reads data older than 8 days (D-extract), i.e. NRDB's hourly rollups: its first
+ * slice may start up to the lag before `from`, so that margin counts as old too. */
+function isOld(from: number, now: number): boolean {
+  return floorMinute(now) - floorMinute(from) + lagMs > oldDataAfterSeconds * second
+}
+
+/** The rollup NRDB reads a window from (mappings/granularity.ts `metricRollups`), in ms. */
+export function rollupOf(from: number, to: number, now: number): number {
+  if (isOld(from, now)) return metricRollups.hour * second
+  return (to - from) / second > metricRollups.fiveMinutesAfter
+    ? metricRollups.fiveMinutes * second
+    : metricRollups.minute * second
+}
+
+/**
+ * Default granularity for the range, raised to `period` when that is coarser (D-extract). A range
+ * starting more than 8 days ago reads hourly rollups only, so its slices are whole hours: D-extract's
+ * "10 evenly spaced points" (under 4 days) become at most 10 slices of whole hours, since a slice
+ * shorter than the hour holds no value of its own (D-extract: "oversampling", duplicate values).
+ */
 export function sliceLength(from: number, to: number, now: number, period?: string) {
   const rangeS = (to - from) / second
   const row = defaultGranularity.find((r) => rangeS <= r.upTo) ?? defaultGranularity.at(-1)!
-  const old = (now - from) / second > oldDataAfterSeconds
-  const points = old && row.old === 'tenPoints'
+  const rollupMs = rollupOf(from, to, now)
+  const old = rollupMs === metricRollups.hour * second
   const base = !old ? row.fresh : row.old === 'tenPoints' ? tenPoints(rangeS) : row.old
   // A smaller period is clamped up to the default; a non-minute one is rounded up to whole minutes,
   // the only resolution v2 had (D-extract; what v2 did is [UNCONFIRMED], proposal: no error).
@@ -146,43 +169,51 @@ export function sliceLength(from: number, to: number, now: number, period?: stri
   const asked = Number.parseInt(period ?? '', 10)
   const wanted = Number.isFinite(asked) && asked > 0 ? Math.ceil(asked / 60) * 60 : 0
   const sliceS = Math.max(base, wanted)
-  // Stay within NRQL's bucket cap for very long ranges.
+  // Stay within NRQL's bucket cap for very long ranges; whole rollups on old data.
+  const unit = old ? metricRollups.hour : 60
   const capped = Math.max(sliceS, Math.ceil(rangeS / maxBuckets / 60) * 60)
-  const ten = points && wanted <= base
-  return { sliceMs: capped * second, maxSlices: ten ? 10 : maxBuckets, points: ten }
+  const sliceMs = Math.ceil(capped / unit) * unit * second
+  return { sliceMs, maxSlices: old && row.old === 'tenPoints' ? 10 : maxBuckets, rollupMs }
 }
 
+/** A tenth of the range to the nearest whole hour, at least one: old data's "10 evenly spaced points". */
 function tenPoints(rangeS: number): number {
-  return Math.max(minimumSliceSeconds, Math.floor(rangeS / 10 / 60) * 60)
+  return Math.max(1, Math.round(rangeS / 10 / metricRollups.hour)) * metricRollups.hour
+}
+
+export interface GridOptions {
+  maxSlices?: number
+  /** The rollup NRDB reads the window from: a coarse grid ends on its edge. */
+  rollupMs?: number
+  /** Move a 1-minute grid back by the lag even when `from` is on a minute (a defaulted window). */
+  lagged?: boolean
 }
 
 /**
  * Slice boundaries ([INFERRED] from the samples named below):
  * - 1-minute slices: an N-minute window (N = whole minutes of `to − from`) is N slices. A window
  *   starting on a minute is not shifted (prometheus newrelic exporter sample: 15:35:00–15:36:00 → one
- *   slice 15:35–15:36); any other is shifted back by the data lag at both ends (docs "Extract metric
- *   timeslice data": 18:06:06 → 18:03; docs "List your app ID metric timeslice data":
- *   23:41:15–00:11:15 → 30 slices).
+ *   slice 15:35–15:36); any other, and the defaulted last 30 minutes, is shifted back by the data
+ *   lag at both ends (docs "Extract metric timeslice data": 18:06:06 → 18:03; docs "List your app
+ *   ID metric timeslice data": 23:41:15–00:11:15 → 30 slices).
  * - coarser slices: anchored on `floor(to)`, the partial leading slice dropped (TONS 14:48:43 → 15:00
  *   hourly; D-errrate 00:00 → 23:35 gives 00:35); a period longer than the range gives one slice.
- *   `points` (the "10 evenly spaced points" of old data) always gives `maxSlices` slices back from
- *   `floor(to)`, also when an unaligned `from` leaves less than 10 whole slices after it.
+ *   The end is moved down to the edge of the rollup NRDB reads (docs "Set a query's time range":
+ *   Metric windows snap to rollup edges), so every slice is whole rollups (docs/differences.md).
  */
-export function grid(
-  from: number,
-  to: number,
-  sliceMs: number,
-  maxSlices = maxBuckets,
-  points = false
-) {
+export function grid(from: number, to: number, sliceMs: number, options: GridOptions = {}) {
+  const { maxSlices = maxBuckets, rollupMs = minute, lagged = false } = options
   if (sliceMs === minute) {
-    const first = Math.max(0, from % minute === 0 ? from : floorMinute(from) - lagMs)
+    const first = Math.max(0, from % minute === 0 && !lagged ? from : floorMinute(from) - lagMs)
     const end = first + Math.floor((to - from) / minute) * minute
     return { start: Math.max(first, end - maxSlices * minute), end, sliceMs }
   }
-  const end = floorMinute(to)
-  const whole = points ? maxSlices : Math.min(maxSlices, Math.floor((end - from) / sliceMs))
-  if (whole < 1) return { start: floorMinute(from), end, sliceMs: end - floorMinute(from) }
+  const end = Math.floor(floorMinute(to) / rollupMs) * rollupMs
+  const whole = Math.min(maxSlices, Math.floor((end - from) / sliceMs))
+  if (whole < 1) {
+    const start = Math.floor(floorMinute(from) / rollupMs) * rollupMs
+    return { start, end: Math.max(end, start + rollupMs), sliceMs: Math.max(end - start, rollupMs) }
+  }
   return { start: Math.max(0, end - whole * sliceMs), end, sliceMs }
 }
 

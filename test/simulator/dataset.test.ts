@@ -112,14 +112,15 @@ describe('dataset timeslices', () => {
     expect(rows).toHaveLength(3 * dataset.instances(9045822).length)
   })
 
-  it('keeps 9 days of data and nothing for a stopped app after it stopped', () => {
+  it('keeps 8 days of one-minute data and nothing for a stopped app after it stopped', () => {
+    // docs "Data retention and components": one-minute data for 8 days (main kept 9)
     const old = dataset.timeslices({
       appId: 9045822,
       name: 'Memory/Physical',
       from: 0,
-      to: end - 9 * 24 * HOUR + MINUTE,
+      to: end - 8 * 24 * HOUR + MINUTE,
     })
-    expect(new Set(old.map((r) => r.timestamp))).toEqual(new Set([end - 9 * 24 * HOUR]))
+    expect(new Set(old.map((r) => r.timestamp))).toEqual(new Set([end - 8 * 24 * HOUR]))
     const go = dataset.application(9045874)!
     expect(go.reporting).toBe(false)
     expect(go.stoppedAt).toBe(end - 2 * 24 * HOUR)
@@ -131,6 +132,47 @@ describe('dataset timeslices', () => {
       to: end,
     })
     expect(Math.max(...rows.map((r) => r.timestamp))).toBe(go.lastReportedAt)
+  })
+
+  it('keeps hourly rollups for 90 days, each the rollup of its 60 minutes', () => {
+    const q = { appId: 9045822, name: 'HttpDispatcher', rollupMs: HOUR }
+    const hour = Math.floor(end / HOUR) * HOUR - 2 * HOUR
+    const hourly = dataset.timeslices({ ...q, from: hour, to: hour + HOUR })
+    const minutes = dataset.timeslices({ ...q, rollupMs: MINUTE, from: hour, to: hour + HOUR })
+    expect(hourly.length).toBeGreaterThan(0)
+    for (const row of hourly) {
+      const parts = minutes.filter((m) => m.instanceName === row.instanceName)
+      expect(row.timestamp).toBe(hour)
+      expect(row.value.count).toBe(sum(parts, 'count'))
+      expect(row.value.total).toBeCloseTo(sum(parts, 'total'), 9)
+      expect(row.value.sumOfSquares).toBeCloseTo(sum(parts, 'sumOfSquares'), 9)
+      expect(row.value.min).toBe(Math.min(...parts.map((p) => p.value.min)))
+      expect(row.value.max).toBe(Math.max(...parts.map((p) => p.value.max)))
+    }
+    // 60 days ago there are hours; 91 days ago nothing; the newest hour is the last whole one
+    const at = (daysAgo: number) =>
+      dataset.timeslices({
+        ...q,
+        from: end - daysAgo * 24 * HOUR,
+        to: end - daysAgo * 24 * HOUR + 2 * HOUR,
+      })
+    expect(at(60).length).toBeGreaterThan(0)
+    expect(at(60).every((r) => r.timestamp % HOUR === 0)).toBe(true)
+    expect(at(91)).toEqual([])
+    const recent = dataset.timeslices({ ...q, from: end - 3 * HOUR, to: end + HOUR })
+    expect(Math.max(...recent.map((r) => r.timestamp))).toBe(Math.floor(end / HOUR) * HOUR - HOUR)
+  })
+
+  it('shrinks retention when a test asks', () => {
+    const small = createDataset(7, () => NOW, undefined, {
+      minuteMs: 2 * HOUR,
+      hourMs: 5 * HOUR,
+      fiveMinuteAfterMs: HOUR,
+    })
+    const q = { appId: 9045822, name: 'Memory/Physical', from: 0, to: end }
+    expect(Math.min(...small.timeslices(q).map((r) => r.timestamp))).toBe(end - 2 * HOUR)
+    const hours = small.timeslices({ ...q, rollupMs: HOUR }).map((r) => r.timestamp)
+    expect(Math.min(...hours)).toBe(Math.ceil((end - 5 * HOUR) / HOUR) * HOUR)
   })
 
   it('has internally consistent components for every metric of the showcase apps', () => {

@@ -233,6 +233,7 @@ describe('runNrql: scan hints', () => {
         entityGuids: ['GUID-SHOP'],
         names: ['HttpDispatcher', 'Apdex'],
         hosts: ['h1'],
+        rollupMs: MIN,
         seriesOnce: false,
       },
     ])
@@ -253,7 +254,7 @@ describe('runNrql: scan hints', () => {
       ctx
     )
     expect(ctx.store.hints).toEqual([
-      { accountId: 1, since: T0, until: T0 + 10 * MIN, seriesOnce: false },
+      { accountId: 1, since: T0, until: T0 + 10 * MIN, rollupMs: MIN, seriesOnce: false },
     ])
   })
 

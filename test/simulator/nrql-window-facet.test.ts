@@ -86,15 +86,16 @@ describe('runNrql: TIMESERIES', () => {
     expect(r.totalResult).toBeNull()
   })
 
-  it('clips the last bucket at the end and rates over each bucket length', () => {
-    // [T0, T0+5m): 40 calls / 5 min = 8; [T0+5m, T0+7m): 10 calls / 2 min = 5
+  it('bases buckets on the end and drops the partial leading one (docs "Set a query\'s time range")', () => {
+    // 7 minutes by 5: one whole bucket [T0+2m, T0+7m), 10 calls / 5 min = 2; the 40 calls of
+    // [T0, T0+2m) fall before it. On main the buckets started at T0, the last one clipped.
     const r = run(
       `SELECT rate(count(${V}), 1 minute) AS 'rpm' FROM Metric ${HTTP} TIMESERIES 5 minutes SINCE ${T0} UNTIL ${T0 + 7 * MIN}`
     )
     expect(r.results).toEqual([
-      { beginTimeSeconds: s(T0), endTimeSeconds: s(T0 + 5 * MIN), rpm: 8 },
-      { beginTimeSeconds: s(T0 + 5 * MIN), endTimeSeconds: s(T0 + 7 * MIN), rpm: 5 },
+      { beginTimeSeconds: s(T0 + 2 * MIN), endTimeSeconds: s(T0 + 7 * MIN), rpm: 2 },
     ])
+    expect(r.metadata.timeWindow).toMatchObject({ begin: T0 + 2 * MIN, end: T0 + 7 * MIN })
   })
 
   it('fills empty buckets with empty aggregates', () => {
@@ -111,12 +112,13 @@ describe('runNrql: TIMESERIES', () => {
 
   it('accepts 366 buckets and rejects more', () => {
     const window = (minutes: number) => `SINCE ${T0} UNTIL ${T0 + minutes * MIN}`
+    // 366 minutes is over 6 h: the 5-minute rollup, so 5-minute buckets (366 of them: 30.5 h)
     expect(
-      run(`SELECT count(*) FROM Metric TIMESERIES 1 minute ${window(366)}`).results
+      run(`SELECT count(*) FROM Metric TIMESERIES 5 minutes ${window(366 * 5)}`).results
     ).toHaveLength(366)
-    expect(() => run(`SELECT count(*) FROM Metric TIMESERIES 1 minute ${window(367)}`)).toThrow(
-      /366 buckets/
-    )
+    expect(() =>
+      run(`SELECT count(*) FROM Metric TIMESERIES 5 minutes ${window(367 * 5)}`)
+    ).toThrow(/366 buckets/)
     expect(() => run('SELECT count(*) FROM Metric SINCE 7 days ago TIMESERIES 1 minute')).toThrow(
       NrqlError
     )

@@ -145,14 +145,47 @@ describe('v2 stand-in: metric data from raw timeslices', () => {
     )
     const slices = res.json.metric_data.metrics[0].timeslices
     expect(slices).toHaveLength(10)
+    // v2 held hourly data past 8 days: a 10-minute point carries the hour it starts in, repeated
+    // ("oversampling … duplicate values returned", D-extract); main summed 10 one-minute rows
+    const hour = Math.floor((from + 30 * MINUTE) / (60 * MINUTE)) * 60 * MINUTE
+    const hourly = sim.dataset
+      .timeslices({
+        appId: CHECKOUT,
+        name: 'HttpDispatcher',
+        rollupMs: 60 * MINUTE,
+        from: hour,
+        to: hour + 60 * MINUTE,
+      })
+      .reduce((n, row) => n + row.value.count, 0)
+    expect(hourly).toBeGreaterThan(0)
     expect(slices[3]).toEqual({
       from: iso(from + 30 * MINUTE),
       to: iso(from + 40 * MINUTE),
-      values: {
-        call_count: sums(sim, CHECKOUT, 'HttpDispatcher', from + 30 * MINUTE, from + 40 * MINUTE)
-          .count,
-      },
+      values: { call_count: hourly },
     })
+  })
+
+  it("takes the grid of coarse and defaulted windows from v2's samples (TONS, D-extract)", async () => {
+    // TONS: 14:48:43 → 00:00:00 six days later (6.4 days, hourly) starts at 15:00 (main: 14:57)
+    const to = Math.floor(END / (24 * 60 * MINUTE)) * 24 * 60 * MINUTE
+    const from = to - 6 * 24 * 60 * MINUTE - 9 * 60 * MINUTE - 11 * MINUTE - 17_000
+    const tons = await v2(
+      sim,
+      `applications/${CHECKOUT}/metrics/data.json?names[]=HttpDispatcher&summarize=true&from=${iso(from)}&to=${iso(to)}`
+    )
+    expect(tons.json.metric_data.metrics[0].timeslices[0]).toMatchObject({
+      from: iso(to - 153 * 60 * MINUTE),
+      to: iso(to),
+    })
+    // 2 h at period 300 from an unaligned minute: 23 slices from the first whole one back from to
+    const start = END - 2 * 60 * MINUTE + 30_000 // 2 h to END + 30 s
+    const five = await v2(
+      sim,
+      `applications/${CHECKOUT}/metrics/data.json?names[]=HttpDispatcher&period=300&from=${iso(start)}&to=${iso(END + 30_000)}`
+    )
+    const grid = five.json.metric_data.metrics[0].timeslices
+    expect(grid).toHaveLength(23)
+    expect(grid[0].from).toBe(iso(END - 115 * MINUTE))
   })
 
   it('gives one-minute slices for a short range, each from its own minute of rows', async () => {

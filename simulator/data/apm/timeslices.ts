@@ -55,6 +55,20 @@ function transaction(
   return durations(count, spec.meanSeconds * slowdown, h, 0.35 + 0.3 * nth(h, 15))
 }
 
+/** The rollup of one-minute values: counts and sums add up, min of the mins, max of the maxes (New
+ * Relic docs "Query APM metric timeslice data with NRQL": the six components of a timeslice). Apdex
+ * rows keep s/t/f in the sums and the threshold in min and max, so they roll up the same way. */
+export function rollUp(into: TimesliceValue | null, v: TimesliceValue): TimesliceValue {
+  if (!into) return { ...v }
+  into.count += v.count
+  into.total += v.total
+  into.totalExclusive += v.totalExclusive
+  into.min = Math.min(into.min, v.min)
+  into.max = Math.max(into.max, v.max)
+  into.sumOfSquares += v.sumOfSquares
+  return into
+}
+
 /** HttpDispatcher / WebTransaction: the exact rollup of the app's WebTransaction/* rows. */
 function rollup(
   app: Application,
@@ -66,16 +80,7 @@ function rollup(
   for (const spec of app.metrics) {
     if (spec.kind !== 'webTx') continue
     const v = transaction(app, inst, spec, m, base)
-    if (!v) continue
-    if (!out) out = { ...v }
-    else {
-      out.count += v.count
-      out.total += v.total
-      out.totalExclusive += v.totalExclusive
-      out.min = Math.min(out.min, v.min)
-      out.max = Math.max(out.max, v.max)
-      out.sumOfSquares += v.sumOfSquares
-    }
+    if (v) out = rollUp(out, v)
   }
   return out
 }
