@@ -140,6 +140,9 @@ export function addOutcome(
     }
     into.set(key, v)
   }
+  // Kept before documented differences were counted (a Durable Object's stored value).
+  v.documented ??= 0
+  v.documentedPaths ??= []
   v[counters[o.result]] += 1
   if (o.result !== 'skipped' && o.result !== 'not_compared') v.compared += 1
   const room = (path: string, list: { length: number }) =>
