@@ -19,6 +19,7 @@ import {
   byPlace,
   learnNoise,
   mayBeNoise,
+  numbersMoved,
   sortDifferences,
   type Band,
   type Bands,
@@ -153,16 +154,16 @@ export class Comparer {
         }
       }
       if (n < first || n % every === 0) while (reads.length + 1 < learning && (await readAgain()));
-      let sorted = sortDifferences(all, bands, reads)
+      let sorted = sortDifferences(all, bands, reads, numbersMoved(spreads))
       // Before reporting: read again while v2 may still account for a difference.
       while (
         sorted.differences.length &&
         reads.length + 1 < most &&
         (reads.length + 1 < learning ||
-          sorted.differences.some((d) => mayBeNoise(d, bands, spreads.size > 0))) &&
+          sorted.differences.some((d) => mayBeNoise(d, bands, numbersMoved(spreads)))) &&
         (await readAgain())
       )
-        sorted = sortDifferences(all, bands, reads)
+        sorted = sortDifferences(all, bands, reads, numbersMoved(spreads))
       return outcomeOf(op, 'equal', sorted, bands)
     } catch (err) {
       if (err instanceof TooLarge) return outcomeOf(op, 'skipped')

@@ -33,7 +33,7 @@ export function timeApart(a: unknown, b: unknown): number | undefined {
 
 /** The range of each item path's values over one comparison's v2 reads (numbers, or times in
  * milliseconds). */
-export type Spreads = Map<string, { lo: number; hi: number; scale: number }>
+export type Spreads = Map<string, { lo: number; hi: number; scale: number; number: boolean }>
 
 const numberOf = (t: unknown) =>
   typeof t === 'number' ? t : typeof t === 'string' && isoTime.test(t) ? Date.parse(t) : NaN
@@ -58,7 +58,12 @@ export function learnNoise(
     }
     const [first, other] = [numberOf(d.v2), numberOf(d.bridge)]
     if (Number.isFinite(first) && Number.isFinite(other)) {
-      const s = spreads.get(d.at) ?? { lo: first, hi: first, scale: Math.abs(first) }
+      const s = spreads.get(d.at) ?? {
+        lo: first,
+        hi: first,
+        scale: Math.abs(first),
+        number: d.abs !== undefined,
+      }
       s.lo = Math.min(s.lo, other)
       s.hi = Math.max(s.hi, other)
       s.scale = Math.max(s.scale, Math.abs(other))
@@ -88,14 +93,16 @@ export type Reads = readonly ReadonlyMap<string, Difference>[]
 export const byPlace = (ds: readonly Difference[]) => new Map(ds.map((d) => [d.at, d]))
 
 /** Whether v2's reads account for `d` (a difference of the first v2 read with v2bridge's). */
-export function accounted(d: Difference, reads: Reads, bands: Bands): boolean {
+export function accounted(d: Difference, reads: Reads, bands: Bands, moved = false): boolean {
   const band = bands.get(d.at)
   const others = reads.map((r) => r.get(d.at))
   if (d.abs !== undefined) {
-    if (!band) return false
-    // No further from every v2 read than `factor` times the item's own spread.
-    const allowed =
-      compareRules.noise.factor * Math.max(band.abs, band.rel * Math.abs(Number(d.v2)))
+    // Where v2's numbers moved in this call, a value is also allowed the step of its rounding.
+    const step = moved ? roundingStep(Number(d.v2)) : 0
+    if (!band && !step) return false
+    // No further from every v2 read than `factor` times the item's own spread, plus that step.
+    const spread = Math.max(band?.abs ?? 0, (band?.rel ?? 0) * Math.abs(Number(d.v2)))
+    const allowed = compareRules.noise.factor * spread + step * (1 + 1e-9)
     return [d, ...others].every((o) => o === undefined || (o.abs !== undefined && o.abs <= allowed))
   }
   const apart = timeApart(d.v2, d.bridge)
@@ -109,16 +116,28 @@ export function accounted(d: Difference, reads: Reads, bands: Bands): boolean {
   return others.some((o) => o === undefined)
 }
 
-/** Sorts the differences of v2 and v2bridge into reported, cosmetic and noise. */
+/** One unit in the last of the 3 significant digits v2 rounds values to (src/core/numbers.ts
+ * `round3`, after v2's own answers such as `"average_response_time": 0.0286`). */
+export function roundingStep(v: number): number {
+  if (!Number.isFinite(v) || v === 0) return 0
+  return 10 ** (Math.floor(Math.log10(Math.abs(v))) - 2)
+}
+
+/** Whether v2's numbers moved between this call's reads (`spreads` of learnNoise). */
+export const numbersMoved = (spreads: Spreads) => [...spreads.values()].some((s) => s.number)
+
+/** Sorts the differences of v2 and v2bridge into reported, cosmetic and noise; `moved`: v2's
+ * numbers moved between this call's reads. */
 export function sortDifferences(
   all: readonly Difference[],
   bands: Bands,
-  reads: Reads = []
+  reads: Reads = [],
+  moved = false
 ): Sorted {
   const sorted: Sorted = { differences: [], cosmetic: [], noisy: [] }
   for (const d of all) {
     if (d.kind === 'keys') sorted.cosmetic.push(d)
-    else if (!accounted(d, reads, bands)) sorted.differences.push(d)
+    else if (!accounted(d, reads, bands, moved)) sorted.differences.push(d)
     else sorted.noisy.push(d)
   }
   return sorted
