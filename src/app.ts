@@ -265,7 +265,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
 
   const internalCalls = new WeakSet<Request>()
   const comparisons = compareCalls({
-    toV2: (c, req) => forwardCall(c, c.get('config'), req),
+    toV2: (c, req, comparison) => forwardCall(c, c.get('config'), req, comparison),
     own: (c, req) => {
       internalCalls.add(req)
       postedBodies.set(req, null) // a GET of its own: never the caller's body stream
@@ -311,12 +311,18 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
 
   /** A kept alerts call (or, in compare mode, `req`), passed unchanged to the real v2
    * (src/http/forward.ts) with the caller's own key. */
-  async function forwardCall(c: Context<Env>, config: Config, req?: Request): Promise<Response> {
+  async function forwardCall(
+    c: Context<Env>,
+    config: Config,
+    req?: Request,
+    comparison = false
+  ): Promise<Response> {
     const stats = c.get('stats')
     const res = await forward(req ?? c.req.raw, req ? undefined : c.env?.getBody, {
       base: config.v2Url,
       timeoutMs: config.upstreamTimeoutMs,
-      partition: c.get('keyHash'),
+      // A comparison's own v2 reads wait in a lane of their own, never in the key's.
+      partition: comparison ? `compare:${c.get('keyHash')}` : c.get('keyHash'),
       limits,
       origin: c.get('origin'),
       ...(upstreamFetch ? { fetch: upstreamFetch } : {}),

@@ -5,8 +5,8 @@
  * account the key acts for and the NRQL of one metric-data call (explain, src/explain/). Creates
  * nothing; explain sends no NerdGraph request but its lookups.
  */
-import { Unreachable, type DoctorReport } from './doctor'
-import { keySafeTo } from './key-transport'
+import { Unreachable, whyOf, type DoctorReport } from './doctor'
+import { bodyJson, checkKeyTarget, keyFetch, KeyRefused } from './key-transport'
 
 export interface BridgeDoctorOptions {
   key: string
@@ -49,17 +49,18 @@ interface Answer {
 async function get(o: BridgeDoctorOptions, base: string, path: string, headers = {}) {
   const started = Date.now()
   let res: Response
+  let body: unknown
   try {
-    res = await (o.fetch ?? fetch)(base + path, {
-      headers: { 'X-Api-Key': o.key, Accept: 'application/json', ...headers },
-      signal: AbortSignal.timeout(30_000),
-    })
+    res = await keyFetch(
+      base + path,
+      { headers: { 'X-Api-Key': o.key, Accept: 'application/json', ...headers } },
+      { timeoutMs: 30_000, what: 'v2bridge at', ...(o.fetch ? { fetch: o.fetch } : {}) }
+    )
+    body = await bodyJson(res)
   } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause
-    const why = cause?.code ?? cause?.message ?? (err as Error).message
-    throw new Unreachable(`v2bridge at ${base} could not be reached (${why})`)
+    if (err instanceof KeyRefused) throw err
+    throw new Unreachable(`v2bridge at ${base} could not be reached (${whyOf(err)})`)
   }
-  const body: unknown = await res.json().catch(() => undefined)
   return { status: res.status, ms: Date.now() - started, body } satisfies Answer
 }
 
@@ -71,14 +72,7 @@ function why(a: Answer): string {
 
 export async function doctorBridge(o: BridgeDoctorOptions): Promise<DoctorReport> {
   const base = o.bridge.replace(/\/+$/, '').replace(/\/v2$/, '')
-  let safe = false
-  try {
-    safe = keySafeTo(base)
-  } catch {
-    throw new Unreachable(`${o.bridge} is not a URL`)
-  }
-  // The key is not sent in clear across a network.
-  if (!safe) throw new Unreachable(`${base} is not https: the key is not sent in clear`)
+  checkKeyTarget(base, 'v2bridge at') // the key is not sent in clear across a network
   const lines = [`v2bridge doctor → ${base} (a deployed v2bridge)`]
   const say = (check: 'ok' | 'fail' | 'note', text: string) =>
     lines.push(`${check.padEnd(9)} ${text}`)
@@ -98,9 +92,16 @@ export async function doctorBridge(o: BridgeDoctorOptions): Promise<DoctorReport
     say('fail', `${rejected ? 'key rejected' : 'application list failed'} (${why(list)})`)
     return { ok: false, lines }
   }
-  const apps = (list.body as { applications?: { id: number; name: string }[] }).applications ?? []
+  const apps = (list.body as { applications?: unknown } | undefined)?.applications
+  if (!Array.isArray(apps)) {
+    say(
+      'fail',
+      `${base}/v2/applications.json answered HTTP 200 without a v2 application list: not a v2bridge?`
+    )
+    return { ok: false, lines }
+  }
   say(apps.length ? 'ok' : 'fail', `key accepted: ${apps.length} application(s) on the first page`)
-  const first = apps[0]
+  const first = apps[0] as { id: number; name: string } | undefined
   if (!first) return { ok: false, lines }
 
   let coreOk = healthy

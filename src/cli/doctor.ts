@@ -8,6 +8,7 @@
 import { operations, type OperationRow } from '../../mappings/operations'
 import { nrqlDocument, type NrqlData } from '../upstream/nrql-document'
 import { quote } from '../core/nrql'
+import { bodyJson, keyFetch, KeyRefused } from './key-transport'
 import {
   doctorAccountsDocument,
   doctorApplicationsDocument,
@@ -40,6 +41,12 @@ interface Gql<T> {
   errors: { message: string }[]
 }
 
+/** Why a fetch failed: the system's code (ECONNREFUSED…) or the message. */
+export function whyOf(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause
+  return cause?.code ?? cause?.message ?? (err as Error).message
+}
+
 /** NerdGraph could not be reached at all: doctor says why in one line and exits 2 (src/cli/main.ts). */
 export class Unreachable extends Error {
   override name = 'Unreachable'
@@ -47,19 +54,26 @@ export class Unreachable extends Error {
 
 async function post<T>(o: DoctorOptions, query: string, variables = {}): Promise<Gql<T>> {
   let res: Response
+  let body: { data?: T; errors?: { message: string }[] }
   try {
-    res = await (o.fetch ?? fetch)(o.endpoint, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'API-Key': o.key, 'User-Agent': 'v2bridge' },
-      body: JSON.stringify({ query, variables }),
-      signal: AbortSignal.timeout(30_000),
-    })
+    res = await keyFetch(
+      o.endpoint,
+      {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'API-Key': o.key,
+          'User-Agent': 'v2bridge',
+        },
+        body: JSON.stringify({ query, variables }),
+      },
+      { timeoutMs: 30_000, what: 'NerdGraph at', ...(o.fetch ? { fetch: o.fetch } : {}) }
+    )
+    body = ((await bodyJson(res)) ?? {}) as typeof body
   } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause
-    const why = cause?.code ?? cause?.message ?? (err as Error).message
-    throw new Unreachable(`NerdGraph at ${o.endpoint} could not be reached (${why})`)
+    if (err instanceof KeyRefused) throw err
+    throw new Unreachable(`NerdGraph at ${o.endpoint} could not be reached (${whyOf(err)})`)
   }
-  const body = (await res.json().catch(() => ({}))) as { data?: T; errors?: { message: string }[] }
   return { status: res.status, data: body.data ?? undefined, errors: body.errors ?? [] }
 }
 

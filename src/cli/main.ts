@@ -1,7 +1,9 @@
 /**
  * @module cli/main
- * The `v2bridge` command line (`bin` in package.json): `doctor`, `explain`, `serve`, `demo`.
- * `main` returns the exit status, or a running server for `serve` and `demo`.
+ * The `v2bridge` command line (`bin` in package.json): `doctor`, `explain`, `verify`, `serve`,
+ * `demo` and `help`, each with its own options and `--help`; an option a command does not take is
+ * refused (exit 2), never ignored. `main` returns the exit status, or a running server for `serve`
+ * and `demo`.
  */
 import { parseArgs } from 'node:util'
 import { nerdgraphUrls, ConfigError } from '../core/config'
@@ -12,7 +14,9 @@ import { reportOption, startServer } from '../node'
 import { doctor, Unreachable } from './doctor'
 import { doctorBridge } from './doctor-bridge'
 import { explainUrl } from './explain'
-import { runVerify, verifyOptions, verifyUsage } from './verify-command'
+import { KeyRefused } from './key-transport'
+import { runVerify, verifyOptions, verifyUsage, type Given } from './verify-command'
+import { packageVersion } from '../node/process-metrics'
 
 export interface Io {
   out(line: string): void
@@ -39,80 +43,155 @@ export interface Running {
   close(): Promise<void>
 }
 
-export const usage = `usage: v2bridge <command> [options]
+/** Each command: its usage lines and the options it takes; any other option is refused (exit 2). */
+const key = { key: { type: 'string' } } as const
+const region = { region: { type: 'string' } } as const
+const nerdgraph = { 'nerdgraph-url': { type: 'string' } } as const
+const help = { help: { type: 'boolean', short: 'h' } } as const
 
-  doctor --key KEY [--region us|eu] [--account ID] [--nerdgraph-url URL]
+export const commands = {
+  doctor: {
+    usage: `  doctor --key KEY [--region us|eu] [--account ID] [--nerdgraph-url URL] [--format text|json]
       what this key can do through v2bridge (exit 0 when applications and metric data work)
-  doctor --bridge URL --key KEY
+  doctor --bridge URL --key KEY [--format text|json]
       checks a deployed v2bridge: health, one read per resource family, the key's account and the
-      NRQL of a metric-data call (exit 0 when applications and metric data work, 2 when unreachable)
-  explain 'V2_URL' [--key KEY] [--account ID] [--method GET] [--region us|eu] [--nerdgraph-url URL]
+      NRQL of a metric-data call (exit 0 when applications and metric data work, 2 when unreachable)`,
+    options: {
+      ...key,
+      ...region,
+      ...nerdgraph,
+      account: { type: 'string' },
+      bridge: { type: 'string' },
+      format: { type: 'string' },
+      ...help,
+    },
+  },
+  explain: {
+    usage: `  explain 'V2_URL' [--key KEY] [--account ID] [--method GET] [--region us|eu] [--nerdgraph-url URL]
           [--format json|nrql]
       the NerdGraph requests a v2 call becomes, without running it (nrql: its NRQL for people, one
-      query a line, for the query builder or a script)
-${verifyUsage}
-  serve      v2bridge on PORT (same as npm start; settings from the environment)
-  demo       v2bridge in front of the built-in NerdGraph simulator
+      query a line, for the query builder or a script)`,
+    options: {
+      ...key,
+      ...region,
+      ...nerdgraph,
+      account: { type: 'string' },
+      method: { type: 'string' },
+      format: { type: 'string' },
+      ...help,
+    },
+  },
+  verify: {
+    usage: verifyUsage,
+    options: { ...key, ...region, ...nerdgraph, ...verifyOptions, ...help },
+  },
+  serve: {
+    usage: `  serve
+      the Node server on PORT, settings from the environment (docs/configuration.md); in
+      production run node dist/node.js itself (docs/deploy.md)`,
+    options: { ...help },
+  },
+  demo: {
+    usage: `  demo
+      v2bridge in front of the built-in NerdGraph simulator`,
+    options: { ...help },
+  },
+  help: {
+    usage: `  help [COMMAND]
+      this text, or the usage of one command`,
+    options: { ...help },
+  },
+} as const
+
+type Command = keyof typeof commands
+
+export const usage = `usage: v2bridge <command> [options]   (v2bridge <command> --help, v2bridge --version)
+
+${Object.values(commands)
+  .map((c) => c.usage)
+  .join('\n')}
 
 The key may also come from NEW_RELIC_USER_KEY.`
 
-const options = {
-  key: { type: 'string' },
-  region: { type: 'string' },
-  account: { type: 'string' },
-  'nerdgraph-url': { type: 'string' },
-  bridge: { type: 'string' },
-  method: { type: 'string' },
-  format: { type: 'string' },
-  ...verifyOptions,
-  help: { type: 'boolean', short: 'h' },
-} as const
+const commandUsage = (name: Command) =>
+  `usage: v2bridge ${name} [options]\n\n${commands[name].usage}${'key' in commands[name].options ? '\n\nThe key may also come from NEW_RELIC_USER_KEY.' : ''}`
+
+const isCommand = (name: string | undefined): name is Command =>
+  name !== undefined && Object.hasOwn(commands, name)
 
 export async function main(argv: string[], io: Io): Promise<number | Running> {
+  const [first] = argv
+  if (first === '--version' || first === '-v') {
+    io.out(`v2bridge ${packageVersion()}`)
+    return 0
+  }
+  if (first === undefined || first === '--help' || first === '-h') {
+    io.out(usage)
+    return first === undefined ? 2 : 0
+  }
+  if (!isCommand(first)) return fail(io, `unknown command ${first}; v2bridge --help lists them`)
+  const command = first
   let parsed
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true })
+    parsed = parseArgs({
+      args: argv.slice(1),
+      options: commands[command].options,
+      allowPositionals: true,
+      strict: true,
+    })
   } catch (err) {
-    io.err(`${(err as Error).message}\n\n${usage}`)
-    return 2
+    // One line: what is wrong and where the usage is.
+    return fail(io, `${(err as Error).message.split('\n')[0]}; see v2bridge ${command} --help`)
   }
-  const { values: v, positionals } = parsed
-  const [command, ...rest] = positionals
-  if (v.help || !command) {
-    io.out(usage)
-    return v.help ? 0 : 2
+  const v = parsed.values as Record<string, string | string[] | boolean | undefined> & Given
+  const rest = parsed.positionals
+  if (v.help) {
+    io.out(commandUsage(command))
+    return 0
   }
-  const region = v.region ?? 'us'
-  if (region !== 'us' && region !== 'eu') return fail(io, '--region is us or eu')
+  if (command === 'help') {
+    const [about] = rest
+    if (about === undefined) io.out(usage)
+    else if (isCommand(about)) io.out(commandUsage(about))
+    else return fail(io, `unknown command ${about}; v2bridge --help lists them`)
+    return 0
+  }
+  if (rest.length && command !== 'explain')
+    return fail(io, `${command} takes no argument ${rest[0]}; see v2bridge ${command} --help`)
+  const regionName = v.region ?? 'us'
+  if (regionName !== 'us' && regionName !== 'eu') return fail(io, '--region is us or eu')
   const account = v.account === undefined ? undefined : Number(v.account)
   if (account !== undefined && !(Number.isInteger(account) && account > 0))
     return fail(io, '--account is a positive integer')
-  const endpoint = v['nerdgraph-url'] ?? nerdgraphUrls[region]
-  const key = v.key ?? io.env['NEW_RELIC_USER_KEY']
+  const endpoint = v['nerdgraph-url'] ?? nerdgraphUrls[regionName]
+  const apiKey = v.key ?? io.env['NEW_RELIC_USER_KEY']
   const fetchOption = io.fetch ? { fetch: io.fetch } : {}
 
   if (command === 'doctor') {
-    if (!key) return fail(io, 'doctor needs --key (a NerdGraph user key, NRAK-…)')
+    if (!apiKey) return fail(io, 'doctor needs --key (a NerdGraph user key, NRAK-…)')
+    const format = v.format ?? 'text'
+    if (format !== 'text' && format !== 'json') return fail(io, '--format is text or json')
     let report
     try {
       report = v.bridge
-        ? await doctorBridge({ key, bridge: v.bridge, ...fetchOption })
-        : await doctor({ key, endpoint, ...(account ? { account } : {}), ...fetchOption })
+        ? await doctorBridge({ key: apiKey, bridge: v.bridge, ...fetchOption })
+        : await doctor({ key: apiKey, endpoint, ...(account ? { account } : {}), ...fetchOption })
     } catch (err) {
-      if (err instanceof Unreachable) return fail(io, err.message)
+      if (err instanceof Unreachable || err instanceof KeyRefused) return fail(io, err.message)
       throw err
     }
-    for (const line of report.lines) io.out(line)
+    if (format === 'json') io.out(JSON.stringify({ ok: report.ok, lines: report.lines }, null, 2))
+    else for (const line of report.lines) io.out(line)
     return report.ok ? 0 : 1
   }
   if (command === 'explain') {
     if (rest.length !== 1) return fail(io, "explain takes one v2 URL, e.g. '/v2/applications.json'")
     const result = await explainUrl({
       url: rest[0]!,
-      region,
+      region: regionName,
       endpoint,
       ...(v.method ? { method: v.method.toUpperCase() } : {}),
-      ...(key ? { key } : {}),
+      ...(apiKey ? { key: apiKey } : {}),
       ...(account ? { account } : {}),
       ...fetchOption,
     })
@@ -133,8 +212,14 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
     return 0
   }
   if (command === 'verify') {
-    if (!key) return fail(io, 'verify needs --key (a NerdGraph user key, NRAK-…)')
-    return runVerify(v, { key, region, endpoint, io, fail: (m) => fail(io, m) })
+    if (!apiKey) return fail(io, 'verify needs --key (a NerdGraph user key, NRAK-…)')
+    return runVerify(v, {
+      key: apiKey,
+      region: regionName,
+      endpoint,
+      io,
+      fail: (m) => fail(io, m),
+    })
   }
   if (command === 'serve') {
     try {
@@ -150,21 +235,19 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
       throw err
     }
   }
-  if (command === 'demo') {
-    if (!io.startDemo) return fail(io, 'demo needs the simulator, which this install does not have')
-    let demo
-    try {
-      demo = await io.startDemo(io.env, io.log)
-    } catch (err) {
-      // A taken port (scripts/demo-server.ts) is one line naming the setting, not a stack.
-      if ((err as Error | undefined)?.name === 'DemoPortTaken')
-        return fail(io, (err as Error).message)
-      throw err
-    }
-    io.out(demo.banner)
-    return { url: demo.bridge.url, close: demo.close }
+  // demo
+  if (!io.startDemo) return fail(io, 'demo needs the simulator, which this install does not have')
+  let demo
+  try {
+    demo = await io.startDemo(io.env, io.log)
+  } catch (err) {
+    // A taken port (scripts/demo-server.ts) is one line naming the setting, not a stack.
+    if ((err as Error | undefined)?.name === 'DemoPortTaken')
+      return fail(io, (err as Error).message)
+    throw err
   }
-  return fail(io, `unknown command ${command}\n\n${usage}`)
+  io.out(demo.banner)
+  return { url: demo.bridge.url, close: demo.close }
 }
 
 /** The readable NRQL of an explain answer, else the NRQL its documents send. */

@@ -4,7 +4,7 @@
  * served reads of the key's migration report, or a sweep of the first applications.
  */
 
-import { keySafeTo } from './key-transport'
+import { bodyJson, keyFetch, KeyRefused, type KeyFetchOptions } from './key-transport'
 
 export class Unreachable extends Error {
   override name = 'Unreachable'
@@ -64,7 +64,12 @@ interface ReportJson {
 
 /** The served reads of the key's report, with IDs from the first application (and its first host
  * and instance) where the template has them; operations whose IDs are not known are left out. */
-export async function fromReport(url: string, key: string, fetchImpl: typeof fetch, json: Json) {
+export async function fromReport(
+  url: string,
+  key: string,
+  transport: Omit<KeyFetchOptions, 'what'>,
+  json: Json
+) {
   let report: ReportJson
   if (!/^https?:\/\//i.test(url)) {
     try {
@@ -74,16 +79,23 @@ export async function fromReport(url: string, key: string, fetchImpl: typeof fet
     }
   } else {
     // The key goes to a v2bridge only over TLS, or to one on this machine.
-    if (!keySafeTo(url))
-      throw new Unreachable(`the report at ${url} is not https: the key is not sent in clear`)
     try {
-      const res = await fetchImpl(url, { headers: { 'X-Api-Key': key } })
+      const res = await keyFetch(
+        url,
+        { headers: { 'X-Api-Key': key } },
+        { ...transport, what: 'the report at' }
+      )
       if (!res.ok) throw new Error(`HTTP ${res.status}`)
-      report = (await res.json()) as ReportJson
+      const body = await bodyJson(res)
+      if (body === undefined) throw new Error('not JSON')
+      report = body as ReportJson
     } catch (err) {
+      if (err instanceof KeyRefused) throw err
       throw new Unreachable(`the report at ${url} could not be read (${(err as Error).message})`)
     }
   }
+  if (!Array.isArray((report as ReportJson | null)?.report?.operations))
+    throw new Unreachable('the report has no operations: is it a report.json of v2bridge?')
   const app = list(await json('/v2/applications.json'), 'applications')[0]
   const ids: Record<string, unknown> = { id: app?.['id'], application_id: app?.['id'] }
   if (app) {

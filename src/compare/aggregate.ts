@@ -10,7 +10,7 @@ import type { Difference, Kind } from './diff'
 import type { Band } from './noise'
 import type { Tree } from './tree'
 
-export type Result = 'equal' | 'differing' | 'skipped' | 'error' | 'not_compared'
+export type Result = 'equal' | 'differing' | 'documented' | 'skipped' | 'error' | 'not_compared'
 
 /** One comparison (or a call not compared) of one operation row. */
 export interface Outcome {
@@ -18,8 +18,10 @@ export interface Outcome {
   /** The operation's path template (mappings/operations.ts). */
   path: string
   result: Result
-  /** Beyond noise. */
+  /** Beyond noise, and not documented. */
   differences: readonly Difference[]
+  /** Differences docs/differences.md explains: the path and the row (documented.ts). */
+  documented?: readonly (readonly [string, string])[]
   /** Paths whose differences stayed within their band, with the band. */
   noisy: readonly (readonly [string, Band])[]
   /** Paths that differ in key or list order only. */
@@ -41,10 +43,14 @@ export interface Verification {
   compared: number
   equal: number
   differing: number
+  /** Calls whose only differences docs/differences.md explains. */
+  documented: number
   skipped: number
   errors: number
   notCompared: number
   paths: PathCount[]
+  /** Documented differences: the path, the row of docs/differences.md, the calls it showed in. */
+  documentedPaths: { path: string; row: string; count: number }[]
   noisy: { path: string; abs: number; rel: number; kinds: Kind[] }[]
   cosmetic: string[]
 }
@@ -58,14 +64,47 @@ export interface VerificationBounds {
 const textBytes = (text: string) => 16 + 2 * text.length
 const { count: exampleCount, length: exampleLength } = compareRules.examples
 
-const show = (t: Tree | undefined) => (t === undefined ? '(absent)' : JSON.stringify(t))
-/** `v2 → v2bridge`, cut to the example length. */
+/** A tree as JSON, cut at `max` characters without writing the rest: a large answer is never
+ * serialised whole for an example. */
+function preview(t: Tree | undefined, max: number): string {
+  let out = ''
+  const put = (s: string) => {
+    out += s.length > max - out.length ? s.slice(0, Math.max(0, max - out.length)) : s
+    return out.length < max
+  }
+  const go = (v: Tree): boolean => {
+    if (v === null || typeof v !== 'object')
+      return put(typeof v === 'string' ? JSON.stringify(v.slice(0, max)) : JSON.stringify(v))
+    const list = Array.isArray(v)
+    if (!put(list ? '[' : '{')) return false
+    let first = true
+    for (const k in v) {
+      if (!first && !put(',')) return false
+      first = false
+      if (!list && !put(`${JSON.stringify(k.slice(0, max))}:`)) return false
+      if (!go((v as Record<string, Tree>)[k]!)) return false
+    }
+    return put(list ? ']' : '}')
+  }
+  if (t === undefined) return '(absent)'
+  go(t)
+  return out
+}
+
+/** A copy of a short text that shares no memory with the answer it was cut from (a V8 slice keeps
+ * its whole parent alive). */
+const owned = (s: string) => JSON.parse(JSON.stringify(s)) as string
+
+/** `v2 → v2bridge`, cut to the example length; its own bytes. */
 export const exampleOf = (d: Difference) =>
-  `${show(d.v2)} → ${show(d.bridge)}`.slice(0, exampleLength)
+  owned(
+    `${preview(d.v2, exampleLength)} → ${preview(d.bridge, exampleLength)}`.slice(0, exampleLength)
+  )
 
 const counters = {
   equal: 'equal',
   differing: 'differing',
+  documented: 'documented',
   skipped: 'skipped',
   error: 'errors',
   not_compared: 'notCompared',
@@ -90,22 +129,27 @@ export function addOutcome(
       compared: 0,
       equal: 0,
       differing: 0,
+      documented: 0,
       skipped: 0,
       errors: 0,
       notCompared: 0,
       paths: [],
+      documentedPaths: [],
       noisy: [],
       cosmetic: [],
     }
     into.set(key, v)
   }
+  // Kept before documented differences were counted (a Durable Object's stored value).
+  v.documented ??= 0
+  v.documentedPaths ??= []
   v[counters[o.result]] += 1
-  if (o.result === 'equal' || o.result === 'differing' || o.result === 'error') v.compared += 1
+  if (o.result !== 'skipped' && o.result !== 'not_compared') v.compared += 1
   const room = (path: string, list: { length: number }) =>
     list.length < bounds.namesPerEntry && added + textBytes(path) + 64 <= budget
   const seen = new Set<string>()
   for (const d of o.differences) {
-    const path = d.path.slice(0, bounds.nameLength)
+    const path = owned(d.path.slice(0, bounds.nameLength))
     let p = v.paths.find((x) => x.path === path)
     if (!p) {
       if (!room(path, v.paths)) continue
@@ -123,6 +167,16 @@ export function addOutcome(
         added += textBytes(example)
       }
     }
+  }
+  for (const [raw, row] of o.documented ?? []) {
+    const path = raw.slice(0, bounds.nameLength)
+    let p = v.documentedPaths.find((x) => x.path === path)
+    if (!p) {
+      if (!room(path, v.documentedPaths)) continue
+      v.documentedPaths.push((p = { path, row, count: 0 }))
+      added += textBytes(path) + 64 // the row: one of documented.ts's texts, not a copy
+    }
+    p.count += 1
   }
   for (const [raw, band] of o.noisy) {
     const path = raw.slice(0, bounds.nameLength)
@@ -154,6 +208,7 @@ const percent = (r: number) => `${Number((r * 100).toPrecision(2))}%`
 export function verificationLine(v: Verification): string {
   let line = `${v.method} ${v.path}: ${number(v.compared)} compared, ${number(v.equal)} equal`
   const also = [
+    v.documented && `${number(v.documented)} with documented differences only`,
     v.errors && `${number(v.errors)} errors`,
     v.skipped && `${number(v.skipped)} skipped`,
     v.notCompared && `${number(v.notCompared)} not compared (writes)`,

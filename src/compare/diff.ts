@@ -3,19 +3,24 @@
  * Two answers of one call → their differences (pure), by the rules of `rules.ts`: status, media
  * type and `Link` relations, then the body tree by normalised path (`applications[].name`):
  * missing and extra fields, type changes, null against absent, values (numbers within their
- * tolerance), list items matched by identity. Key order and list order come back as `order`, which
- * callers count as cosmetic. `v2` is the reference side, `bridge` the other.
+ * tolerance), list items matched by identity and in order. An object's key order comes back as
+ * `keys`, which callers count as cosmetic. Linear in the size of the answers, and bounded
+ * (`compareRules.limits`). `v2` is the reference side, `bridge` the other.
  */
 import { compareRules, sameTime, toleranceOf } from './rules'
 import type { Answer, Tree } from './tree'
 
 /** `missing`: v2 has it, v2bridge not; `extra`: the other way; `null`: null on one side, absent on
- * the other; `type`: another JSON type; `value`: another value; `order`: keys or items in another
- * order (cosmetic). */
-export type Kind = 'missing' | 'extra' | 'type' | 'null' | 'value' | 'order'
+ * the other; `type`: another JSON type; `value`: another value; `order`: list items in another
+ * order; `keys`: an object's keys in another order (cosmetic). */
+export type Kind = 'missing' | 'extra' | 'type' | 'null' | 'value' | 'order' | 'keys'
 
 export interface Difference {
+  /** Normalised: `applications[].name`, the same for every item (what reports count). */
   path: string
+  /** The place in this answer: each list item by its identity (`applications[id:1].name`), so
+   * noise is learned per item (noise.ts). Never reported: identities are data. */
+  at: string
   kind: Kind
   v2?: Tree | undefined
   bridge?: Tree | undefined
@@ -24,40 +29,58 @@ export interface Difference {
   rel?: number
 }
 
-const { answer: answerPaths } = compareRules
+/** A comparison past its work bound (`compareRules.limits`): too large to compare. */
+export class TooLarge extends Error {
+  override name = 'TooLarge'
+}
+
+const { answer: answerPaths, limits } = compareRules
+
+/** Where a comparison is: the differences so far and the nodes it may still visit. */
+interface Walk {
+  out: Difference[]
+  nodes: number
+}
 
 export function compareAnswers(v2: Answer, bridge: Answer): Difference[] {
-  const out: Difference[] = []
-  value(answerPaths.status, v2.status, bridge.status, out)
-  value(answerPaths.contentType, v2.contentType, bridge.contentType, out)
-  walk(answerPaths.link, v2.links, bridge.links, out, false)
-  if (v2.body !== undefined || bridge.body !== undefined) walk('', v2.body, bridge.body, out)
-  return out
+  const w: Walk = { out: [], nodes: limits.nodes }
+  const top = (p: string) => ({ path: p, at: p })
+  value(top(answerPaths.status), v2.status, bridge.status, w)
+  value(top(answerPaths.contentType), v2.contentType, bridge.contentType, w)
+  walk(top(answerPaths.link), v2.links, bridge.links, w, false)
+  if (v2.body !== undefined || bridge.body !== undefined) walk(top(''), v2.body, bridge.body, w)
+  return w.out
 }
 
 /** The differences of two trees (`order` checks key and list order). */
 export function compareTrees(v2: Tree | undefined, bridge: Tree | undefined): Difference[] {
-  const out: Difference[] = []
-  walk('', v2, bridge, out)
-  return out
+  const w: Walk = { out: [], nodes: limits.nodes }
+  walk({ path: '', at: '' }, v2, bridge, w)
+  return w.out
+}
+
+interface Place {
+  path: string
+  at: string
 }
 
 const kindOf = (t: Tree | undefined) =>
   t === undefined ? 'absent' : t === null ? 'null' : Array.isArray(t) ? 'list' : typeof t
 /** A path segment: a field name as v2 spells them; any other key (a map keyed by data, such as a
  * channel's custom headers) is `*`, so paths never carry what a caller stored. */
-const join = (path: string, key: string) => {
+const join = (p: Place, key: string): Place => {
   const segment = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(key) ? key : '*'
-  return path ? `${path}.${segment}` : segment
+  const dot = (s: string) => (s ? `${s}.` : '')
+  return { path: dot(p.path) + segment, at: dot(p.at) + segment }
+}
+const named = (p: Place): Place => ({ path: p.path || '(body)', at: p.at || '(body)' })
+
+function push(w: Walk, d: Difference) {
+  if (w.out.length < limits.differences) w.out.push(d)
 }
 
-function walk(
-  path: string,
-  a: Tree | undefined,
-  b: Tree | undefined,
-  out: Difference[],
-  order = true
-) {
+function walk(p: Place, a: Tree | undefined, b: Tree | undefined, w: Walk, order = true) {
+  if (--w.nodes < 0) throw new TooLarge('too large to compare')
   const [ka, kb] = [kindOf(a), kindOf(b)]
   if (ka !== kb) {
     const kind =
@@ -70,70 +93,82 @@ function walk(
             ? 'null'
             : 'missing'
           : 'type'
-    out.push({ path: path || '(body)', kind, v2: a, bridge: b })
-  } else if (ka === 'list') list(path, a as Tree[], b as Tree[], out)
+    push(w, { ...named(p), kind, v2: a, bridge: b })
+  } else if (ka === 'list') list(p, a as Tree[], b as Tree[], w)
   else if (ka === 'object') {
     const [oa, ob] = [a as Record<string, Tree>, b as Record<string, Tree>]
-    for (const k of Object.keys(oa)) walk(join(path, k), oa[k], ob[k], out, order)
-    for (const k of Object.keys(ob))
-      if (!(k in oa)) walk(join(path, k), undefined, ob[k], out, order)
-    const common = Object.keys(oa).filter((k) => k in ob)
-    if (
-      order &&
-      common.join() !==
-        Object.keys(ob)
-          .filter((k) => k in oa)
-          .join()
-    )
-      out.push({ path: path || '(body)', kind: 'order' })
-  } else value(path || '(body)', a!, b!, out)
+    for (const k of Object.keys(oa)) walk(join(p, k), oa[k], ob[k], w, order)
+    for (const k of Object.keys(ob)) if (!(k in oa)) walk(join(p, k), undefined, ob[k], w, order)
+    // Key order: cosmetic (JSON objects are unordered, RFC 8259 §4).
+    if (order && !sameOrder(Object.keys(oa), Object.keys(ob)))
+      push(w, { ...named(p), kind: 'keys' })
+  } else value(named(p), a!, b!, w)
 }
 
-function value(path: string, a: Tree, b: Tree, out: Difference[]) {
+/** Whether the keys both have come in the same order (linear). */
+function sameOrder(a: readonly string[], b: readonly string[]): boolean {
+  const inA = new Set(a)
+  const inB = new Set(b)
+  const common = b.filter((k) => inA.has(k))
+  let i = 0
+  for (const k of a) if (inB.has(k) && common[i++] !== k) return false
+  return true
+}
+
+function value(p: Place, a: Tree, b: Tree, w: Walk) {
   if (typeof a === 'number' && typeof b === 'number') {
     const abs = Math.abs(a - b)
     const scale = Math.max(Math.abs(a), Math.abs(b))
     const rel = scale === 0 ? 0 : abs / scale
-    const t = toleranceOf(path)
-    if (abs > t.abs && rel > t.rel) out.push({ path, kind: 'value', v2: a, bridge: b, abs, rel })
-  } else if (a !== b && !(typeof a === 'string' && typeof b === 'string' && sameTime(path, a, b)))
-    out.push({ path, kind: 'value', v2: a, bridge: b })
+    const t = toleranceOf(p.path)
+    if (abs > t.abs && rel > t.rel) push(w, { ...p, kind: 'value', v2: a, bridge: b, abs, rel })
+  } else if (a !== b && !(typeof a === 'string' && typeof b === 'string' && sameTime(p.path, a, b)))
+    push(w, { ...p, kind: 'value', v2: a, bridge: b })
 }
 
 /** An item's identity by the first rule whose fields it has; scalars are their own identity. */
 function identity(item: Tree, index: number): string {
   if (item === null || typeof item !== 'object' || Array.isArray(item))
-    return `=${JSON.stringify(item)}`
+    return `=${JSON.stringify(item)}`.slice(0, limits.identity)
   for (const fields of compareRules.identity)
     if (fields.every((f) => item[f] !== undefined && item[f] !== null))
-      return fields.map((f) => `${f}:${JSON.stringify(item[f])}`).join('|')
+      return fields
+        .map((f) => `${f}:${JSON.stringify(item[f])}`)
+        .join('|')
+        .slice(0, limits.identity)
   return `#${index}`
 }
 
-/** Identity → item, a repeated identity numbered by its occurrence. */
-function keyed(items: Tree[]): Map<string, Tree> {
+/** Identity → item, a repeated identity numbered by its occurrence (`id:1~2`): one pass, one
+ * counter per identity. `~n` after an identity is never an identity of its own: each ends with
+ * a JSON value or an index. */
+function keyed(items: readonly Tree[]): Map<string, Tree> {
   const map = new Map<string, Tree>()
+  const seen = new Map<string, number>()
   items.forEach((item, i) => {
     const id = identity(item, i)
-    let key = id
-    for (let n = 2; map.has(key); n++) key = `${id}~${n}`
-    map.set(key, item)
+    const n = (seen.get(id) ?? 0) + 1
+    seen.set(id, n)
+    map.set(n === 1 ? id : `${id}~${n}`, item)
   })
   return map
 }
 
-function list(path: string, a: Tree[], b: Tree[], out: Difference[]) {
-  const item = `${path}[]`
+/** Items matched by identity; the same items in another order differ (`order`): v2's lists have
+ * an order clients page by. */
+function list(p: Place, a: Tree[], b: Tree[], w: Walk) {
+  w.nodes -= a.length + b.length
+  if (w.nodes < 0) throw new TooLarge('too large to compare')
+  const path = `${p.path}[]`
+  const item = (k: string): Place => ({ path, at: `${p.at}[${k}]` })
   const [ma, mb] = [keyed(a), keyed(b)]
   for (const [k, v] of ma) {
-    if (mb.has(k)) walk(item, v, mb.get(k), out)
-    else out.push({ path: item, kind: 'missing', v2: shown(k, v) })
+    if (mb.has(k)) walk(item(k), v, mb.get(k), w)
+    else push(w, { ...item(k), kind: 'missing', v2: shown(k, v) })
   }
   for (const [k, v] of mb)
-    if (!ma.has(k)) out.push({ path: item, kind: 'extra', bridge: shown(k, v) })
-  const common = [...ma.keys()].filter((k) => mb.has(k))
-  if (common.join('\n') !== [...mb.keys()].filter((k) => ma.has(k)).join('\n'))
-    out.push({ path: item, kind: 'order' })
+    if (!ma.has(k)) push(w, { ...item(k), kind: 'extra', bridge: shown(k, v) })
+  if (!sameOrder([...ma.keys()], [...mb.keys()])) push(w, { path, at: `${p.at}[]`, kind: 'order' })
 }
 
 /** A missing or extra item as an example shows it: its identity, or the scalar. */

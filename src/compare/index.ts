@@ -3,16 +3,29 @@
  * Compare mode (`V2_COMPARE`, issue 24): which calls are compared and how one comparison runs. A
  * call is compared when it is sampled (`V2_COMPARE_SAMPLE`) and a place is free (at most
  * `V2_COMPARE_IN_FLIGHT` comparisons running, `V2_COMPARE_PER_KEY` per key); otherwise it is
- * skipped and counted, never queued, so comparing adds no wait to an answer and few requests to a
- * key's NerdGraph slots. One comparison takes v2's answer and v2bridge's, asks v2 a second time
- * for a sample of calls to learn noise (`noise.ts`), and hands an outcome (`aggregate.ts`) on.
+ * skipped and counted, never queued, so comparing adds no wait to an answer; its v2 reads have
+ * a budget of their own, apart from the key's NerdGraph slots (src/app.ts). One comparison takes
+ * v2's answer and v2bridge's, reads v2 again to learn noise per key and list item and before it
+ * reports a difference (`noise.ts`), names the differences docs/differences.md explains
+ * (`documented.ts`), and hands an outcome (`aggregate.ts`) on.
  */
 import type { Context } from 'hono'
 import type { Env } from '../http/env'
 import { bytesResponse, renderedBytes } from '../http/respond'
 import { requestLine, type RequestLogLine } from '../core/request-log'
-import { compareAnswers } from './diff'
-import { learnNoise, sortDifferences, type Bands } from './noise'
+import { compareAnswers, TooLarge } from './diff'
+import { documentedRow } from './documented'
+import {
+  byPlace,
+  learnNoise,
+  mayBeNoise,
+  numbersMoved,
+  sortDifferences,
+  type Band,
+  type Bands,
+  type Sorted,
+  type Spreads,
+} from './noise'
 import { compareRules } from './rules'
 import { answerOf, type Answer } from './tree'
 import type { Outcome } from './aggregate'
@@ -44,11 +57,18 @@ export interface Operation {
   path: string
 }
 
+/** What one key has learned: per operation its comparisons so far and its bands (item paths). */
+interface KeyNoise {
+  calls: Map<string, number>
+  bands: Map<string, Bands>
+  paths: number
+}
+
 export class Comparer {
   private running = 0
   private readonly byKey = new Map<string, number>()
-  private readonly bands = new Map<string, Bands>()
-  private readonly calls = new Map<string, number>()
+  /** Per key, the least recently seen first (bounded by `noise.keys`). */
+  private readonly noise = new Map<string, KeyNoise>()
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -75,43 +95,119 @@ export class Comparer {
     return this.running
   }
 
-  /** Compares v2's answer with v2bridge's; `again` asks v2 once more when this call learns noise. */
+  /** Keys with learned noise now. */
+  get keys(): number {
+    return this.noise.size
+  }
+
+  private noiseOf(keyHash: string): KeyNoise {
+    let mine = this.noise.get(keyHash)
+    if (mine) this.noise.delete(keyHash)
+    else {
+      mine = { calls: new Map(), bands: new Map(), paths: 0 }
+      const oldest = this.noise.keys().next()
+      if (this.noise.size >= compareRules.noise.keys && !oldest.done)
+        this.noise.delete(oldest.value)
+    }
+    this.noise.set(keyHash, mine)
+    return mine
+  }
+
+  /** Compares v2's answer with v2bridge's for `keyHash`'s call; `again` reads v2 once more, to
+   * learn noise and before a difference is reported (`compareRules.noise`). A call v2 refused
+   * the key of (401) verifies nothing: skipped. */
   async compare(
     op: Operation,
     v2: Promise<Response>,
     bridge: Promise<Response>,
-    again: () => Promise<Response>
+    again: () => Promise<Response>,
+    keyHash = ''
   ): Promise<Outcome> {
     const key = `${op.method} ${op.path}`
-    const bands: Bands = this.bands.get(key) ?? new Map()
-    this.bands.set(key, bands)
-    const outcome = (
-      result: Outcome['result'],
-      sorted = { differences: [], noisy: [], cosmetic: [] } as ReturnType<typeof sortDifferences>
-    ): Outcome => ({
-      ...op,
-      result,
-      differences: sorted.differences,
-      noisy: sorted.noisy.map((p) => [p, bands.get(p)!] as const),
-      cosmetic: [...new Set(sorted.cosmetic.map((d) => d.path))],
-    })
     let a: Answer
     let b: Answer
     try {
       ;[a, b] = await Promise.all([v2.then(answerFrom), bridge.then(answerFrom)])
     } catch {
-      return outcome('error')
+      return outcomeOf(op, 'error')
     }
-    const n = this.calls.get(key) ?? 0
-    this.calls.set(key, n + 1)
-    const { first, every } = compareRules.noise
-    if (n < first || n % every === 0)
-      await again()
-        .then(answerFrom)
-        .then((again) => learnNoise(bands, compareAnswers(a, again)))
-        .catch(() => undefined) // a failed second call teaches nothing
-    const sorted = sortDifferences(compareAnswers(a, b), bands)
-    return outcome(sorted.differences.length ? 'differing' : 'equal', sorted)
+    if (a.status === 401) return outcomeOf(op, 'skipped')
+    const mine = this.noiseOf(keyHash)
+    const bands = mine.bands.get(key) ?? new Map<string, Band>()
+    mine.bands.set(key, bands)
+    const n = mine.calls.get(key) ?? 0
+    mine.calls.set(key, n + 1)
+    const { first, every, reads: learning, most, paths } = compareRules.noise
+    try {
+      const all = compareAnswers(a, b)
+      const reads: ReturnType<typeof byPlace>[] = []
+      const spreads: Spreads = new Map()
+      const readAgain = async () => {
+        try {
+          const r = await answerFrom(await again())
+          if (r.status === 401) return false
+          mine.paths += learnNoise(bands, compareAnswers(a, r), paths - mine.paths, spreads)
+          reads.push(byPlace(compareAnswers(r, b)))
+          return true
+        } catch {
+          return false // a failed read teaches nothing
+        }
+      }
+      if (n < first || n % every === 0) while (reads.length + 1 < learning && (await readAgain()));
+      let sorted = sortDifferences(all, bands, reads, numbersMoved(spreads))
+      // Before reporting: read again while v2 may still account for a difference.
+      while (
+        sorted.differences.length &&
+        reads.length + 1 < most &&
+        (reads.length + 1 < learning ||
+          sorted.differences.some((d) => mayBeNoise(d, bands, numbersMoved(spreads)))) &&
+        (await readAgain())
+      )
+        sorted = sortDifferences(all, bands, reads, numbersMoved(spreads))
+      return outcomeOf(op, 'equal', sorted, bands)
+    } catch (err) {
+      if (err instanceof TooLarge) return outcomeOf(op, 'skipped')
+      throw err
+    }
+  }
+}
+
+const none: Sorted = { differences: [], noisy: [], cosmetic: [] }
+
+/** An outcome: `equal`, or `differing` when a difference is left beyond noise and the documented
+ * ones (documented.ts), `documented` when only documented ones are. */
+function outcomeOf(
+  op: Operation,
+  result: Outcome['result'],
+  sorted = none,
+  bands?: Bands
+): Outcome {
+  const operation = `${op.method} ${op.path}`
+  const documented: [string, string][] = []
+  const differences = sorted.differences.filter((d) => {
+    const row = documentedRow(operation, d)
+    if (row && !documented.some(([p]) => p === d.path)) documented.push([d.path, row])
+    return !row
+  })
+  const noisy = new Map<string, Band>()
+  for (const d of sorted.noisy) {
+    const band = bands?.get(d.at)
+    if (!band) continue
+    const n = noisy.get(d.path) ?? { abs: 0, rel: 0, kinds: [] }
+    n.abs = Math.max(n.abs, band.abs)
+    n.rel = Math.max(n.rel, band.rel)
+    for (const k of band.kinds) if (!n.kinds.includes(k)) n.kinds.push(k)
+    noisy.set(d.path, n)
+  }
+  if (result === 'equal')
+    result = differences.length ? 'differing' : documented.length ? 'documented' : 'equal'
+  return {
+    ...op,
+    result,
+    differences,
+    documented,
+    noisy: [...noisy],
+    cosmetic: [...new Set(sorted.cosmetic.map((d) => d.path))],
   }
 }
 

@@ -24,11 +24,23 @@ export const compareRules = {
    * (metric data without `to`: New Relic docs "Extract metric timeslice data", the last 30 minutes)
    * ends at the second each side is asked, which may be a second or two apart. */
   time: { from: 5_000, to: 5_000 } as Readonly<Record<string, number>>,
-  /** Learning noise, Diffy's way: the first `first` comparisons of an operation, then one in
-   * `every`, ask v2 twice; the largest spread between two answers, times `factor` (each side of a
-   * comparison drifts by up to one spread), is that path's band. Bands per operation hold at most
-   * `paths` paths. */
-  noise: { first: 10, every: 10, factor: 2, paths: 200 },
+  /** The granularity of a time field whose value moves between two v2 reads: a time that moved is
+   * allowed the largest move seen between v2's reads plus this, never more. `last_reported_at` is
+   * by the minute on v2bridge (docs/differences.md) and "accurate to within a few minutes" on v2
+   * (v2 API explorer, application model). Other times: a second. */
+  timeGranularity: { last_reported_at: 60_000, default: 1_000 } as Readonly<Record<string, number>>,
+  /** Learning noise, Diffy's way, per key and per list item: the first `first` comparisons of an
+   * operation, then one in `every`, read v2 `reads` times; a comparison that finds a difference
+   * reads v2 again, up to `reads` … `most` reads in all, before it reports it. A number differs
+   * when it is further from some v2 read than `factor` times that item's own spread (the largest
+   * range of its values over one call's v2 reads, relative to its value: with uniform jitter and
+   * six reads, the true value lies outside that reach about once in 8,000); a time when it is further from every v2 read
+   * than the largest move plus its granularity; anything else when no v2 read agrees with it.
+   * Bands hold at most `paths` item paths per key, for at most `keys` keys (the least recently
+   * seen key goes first). */
+  noise: { first: 10, every: 10, reads: 3, most: 6, factor: 3, paths: 2_000, keys: 256 },
+  /** Work per comparison: tree nodes walked, differences kept, characters of an item identity. */
+  limits: { nodes: 1_000_000, differences: 1_000, identity: 96 },
   /** Per differing path: how many example values are kept, and how long each may be. */
   examples: { count: 3, length: 80 },
 } as const
@@ -40,6 +52,11 @@ const fieldOf = (path: string) => path.slice(path.lastIndexOf('.') + 1)
 /** The tolerance of a number, by its field (the last path segment). */
 export function toleranceOf(path: string): Tolerance {
   return compareRules.tolerance[fieldOf(path)] ?? compareRules.tolerance['default']!
+}
+
+/** The granularity of a time field (`timeGranularity`). */
+export function timeGranularityOf(path: string): number {
+  return compareRules.timeGranularity[fieldOf(path)] ?? compareRules.timeGranularity['default']!
 }
 
 /** Whether two texts are the same time within the field's `time` tolerance. */

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 
 /** The version in the package.json beside the source or the build (src/…, dist/…). */
-function packageVersion(): string {
+export function packageVersion(): string {
   for (const path of ['../package.json', '../../package.json']) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as {

@@ -33,10 +33,12 @@ export function verificationBody(verification: readonly Verification[]) {
       compared: v.compared,
       equal: v.equal,
       differing: v.differing,
+      documented: v.documented,
       skipped: v.skipped,
       errors: v.errors,
       not_compared: v.notCompared,
       differences: v.paths,
+      documented_differences: v.documentedPaths,
       noisy: v.noisy,
       cosmetic: v.cosmetic,
     }))

@@ -6,7 +6,7 @@ import { main, type Io, type Running } from '../../src/cli/main'
 import { createSimulator, DEMO_KEYS, startSimulatorServer } from '../../simulator'
 import { startDemo } from '../../scripts/demo-server'
 
-const simUrl = 'http://simulator.test/graphql'
+const simUrl = 'http://127.0.0.1:9/graphql'
 
 function io(env: Record<string, string> = {}) {
   const sim = createSimulator()

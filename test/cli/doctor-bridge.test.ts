@@ -88,7 +88,7 @@ describe('v2bridge doctor --bridge', () => {
     )
     expect(code).toBe(2)
     expect(t.err).toEqual([
-      'v2bridge: http://v2bridge.example.com is not https: the key is not sent in clear',
+      'v2bridge: v2bridge at http://v2bridge.example.com is not https: the key is sent only over TLS or to this machine (localhost)',
     ])
   })
 

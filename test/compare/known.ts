@@ -18,6 +18,10 @@ export const known: Record<string, Record<string, string>> = {
   'GET /v2/users/{id}': {
     'user.role': 'documented: NerdGraph user management has no account owner',
   },
+  'GET /v2/applications/{application_id}/instances': {
+    'application_instances[]':
+      'open: the stand-in lists instances by ID, v2bridge by host name (list order is compared since issue 36); which order v2 used is not shown by a public source',
+  },
   'GET /v2/alerts_events': {
     '(link).last':
       'documented: NerdGraph aiIssues give no count, so v2bridge links next, first and prev, never last',

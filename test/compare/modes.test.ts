@@ -218,10 +218,12 @@ describe('perturbations of the stand-in are found with their path', () => {
     }
   })
 
-  it('a reordered list is reported apart, as cosmetic, not as a difference', async () => {
+  it('a reordered list differs: v2 lists in an order clients page by', async () => {
     const { v } = await run('reorder')
-    expect(v.cosmetic).toContain('application_hosts[]')
-    expect(v.differences.map((d) => d.path)).not.toContain('application_hosts[]')
+    expect(v.cosmetic).not.toContain('application_hosts[]')
+    expect(v.differences).toContainEqual(
+      expect.objectContaining({ path: 'application_hosts[]', kinds: ['order'] })
+    )
   })
 
   it('writes one request line per differing comparison: the operation and paths, no key, no value', async () => {

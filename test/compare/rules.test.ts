@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest'
 import { compareAnswers, compareTrees, type Difference } from '../../src/compare/diff'
 import { answerOf, linksOf, parseXml, type Tree } from '../../src/compare/tree'
-import { learnNoise, sortDifferences, type Bands } from '../../src/compare/noise'
+import { byPlace, learnNoise, sortDifferences, type Bands } from '../../src/compare/noise'
 import { addOutcome, verificationLine, type Verification } from '../../src/compare/aggregate'
 import { renderXml } from '../../src/http/render/xml'
 
@@ -51,7 +51,7 @@ describe('compareTrees', () => {
     ])
   })
 
-  it('matches list items by id, not by position: a reordered list is cosmetic only', () => {
+  it('matches list items by id, not by position: a reordered list differs in order only', () => {
     const a = app()
     const b = app({ id: 2, name: 'Billing' })
     expect(kinds(compareTrees({ applications: [a, b] }, { applications: [b, a] }))).toEqual([
@@ -65,8 +65,8 @@ describe('compareTrees', () => {
       { applications: [app(), app({ id: 3 })] }
     )
     expect(ds).toEqual([
-      { path: 'applications[]', kind: 'missing', v2: 'id:2' },
-      { path: 'applications[]', kind: 'extra', bridge: 'id:3' },
+      { path: 'applications[]', at: 'applications[id:2]', kind: 'missing', v2: 'id:2' },
+      { path: 'applications[]', at: 'applications[id:3]', kind: 'extra', bridge: 'id:3' },
     ])
   })
 
@@ -118,14 +118,18 @@ describe('compareTrees', () => {
     ])
   })
 
-  it('reports key order apart, as cosmetic', () => {
+  it('reports key order apart, as cosmetic, and list order as a difference', () => {
     const ds = compareTrees({ a: { x: 1, y: 2 } }, { a: { y: 2, x: 1 } })
-    expect(ds).toEqual([{ path: 'a', kind: 'order' }])
+    expect(ds).toEqual([{ path: 'a', at: 'a', kind: 'keys' }])
+    const reversed = compareTrees({ a: [{ id: 1 }, { id: 2 }] }, { a: [{ id: 2 }, { id: 1 }] })
+    expect(sortDifferences(reversed, new Map()).differences).toEqual([
+      { path: 'a[]', at: 'a[]', kind: 'order' },
+    ])
     expect(sortDifferences(ds, new Map()).differences).toEqual([])
     expect(sortDifferences(ds, new Map()).cosmetic).toHaveLength(1)
   })
 
-  it('compares lists of scalars as multisets', () => {
+  it('compares lists of scalars by value and in order', () => {
     expect(kinds(compareTrees({ servers: [1, 2, 3] }, { servers: [3, 1, 2] }))).toEqual([
       'order servers[]',
     ])
@@ -221,18 +225,72 @@ describe('noise', () => {
       application_summary: { response_time: v, throughput: 50 },
     },
   })
+  const t = (minute: number) => `2026-01-01T10:${String(minute).padStart(2, '0')}:00+00:00`
 
-  it('learns a band from two v2 answers and keeps differences within it out', () => {
+  it('learns a band per item path from v2 reads and keeps differences within it out', () => {
     const bands: Bands = new Map()
-    learnNoise(bands, compareTrees(body(100, 't1'), body(100.4, 't2')))
+    learnNoise(bands, compareTrees(body(100, t(1)), body(100.4, t(0))))
     expect(bands.get('application.application_summary.response_time')!.abs).toBeCloseTo(0.4, 9)
-    expect(bands.get('application.last_reported_at')).toMatchObject({ kinds: ['value'] })
-    const sorted = sortDifferences(compareTrees(body(100, 't1'), body(100.5, 't3')), bands)
+    expect(bands.get('application.last_reported_at')).toMatchObject({ abs: 60_000 })
+    const sorted = sortDifferences(compareTrees(body(100, t(1)), body(100.5, t(2))), bands)
     expect(sorted.differences).toEqual([])
-    expect(sorted.noisy.sort()).toEqual([
+    expect(sorted.noisy.map((d) => d.path).sort()).toEqual([
       'application.application_summary.response_time',
       'application.last_reported_at',
     ])
+  })
+
+  it('never bands a path across list items: the jitter of a large item hides nothing on a small one', () => {
+    const bands: Bands = new Map()
+    const v2 = (big: number) => ({
+      applications: [
+        { id: 1, application_summary: { throughput: big } },
+        { id: 2, application_summary: { throughput: 50 } },
+      ],
+    })
+    learnNoise(bands, compareTrees(v2(5000), v2(5040)))
+    const bridge = {
+      applications: [
+        { id: 1, application_summary: { throughput: 5010 } },
+        { id: 2, application_summary: { throughput: 75 } },
+      ],
+    }
+    const sorted = sortDifferences(compareTrees(v2(5000), bridge), bands)
+    expect(sorted.differences.map((d) => d.at)).toEqual([
+      'applications[id:2].application_summary.throughput',
+    ])
+    expect(sorted.noisy.map((d) => d.at)).toEqual([
+      'applications[id:1].application_summary.throughput',
+    ])
+  })
+
+  it('bounds a time by what moved between v2 reads plus its granularity', () => {
+    const bands: Bands = new Map()
+    learnNoise(bands, compareTrees(body(100, t(1)), body(100, t(0))))
+    // A minute moved: a minute plus the field's granularity (a minute) passes, three hours do not.
+    expect(
+      sortDifferences(compareTrees(body(100, t(2)), body(100, t(0))), bands).differences
+    ).toEqual([])
+    const hours = {
+      ...body(100, t(1)),
+      application: {
+        ...body(100, t(1)).application,
+        last_reported_at: '2026-01-01T07:01:00+00:00',
+      },
+    }
+    expect(
+      sortDifferences(compareTrees(body(100, t(1)), hours), bands).differences.map((d) => d.path)
+    ).toEqual(['application.last_reported_at'])
+  })
+
+  it('takes a text that moved once as noise only when a v2 read of the call agrees with it', () => {
+    const bands: Bands = new Map()
+    const named = (name: string) => ({ application: { id: 1, name } })
+    learnNoise(bands, compareTrees(named('a'), named('b')))
+    const d = compareTrees(named('a'), named('c'))
+    expect(sortDifferences(d, bands).differences).toHaveLength(1)
+    const agreeing = [byPlace(compareTrees(named('c'), named('c')))]
+    expect(sortDifferences(d, bands, agreeing).differences).toEqual([])
   })
 
   it('still reports a difference beyond the band, and on a path without one', () => {
@@ -246,11 +304,15 @@ describe('noise', () => {
     ])
   })
 
-  it('keeps ±0.5 % jitter on every value out once learned from a few pairs', () => {
+  it('keeps ±0.5 % jitter out once learned from a few reads', () => {
     const jitter = (v: number) => v * (1 + (Math.random() - 0.5) / 100)
     const bands: Bands = new Map()
-    for (let i = 0; i < 5; i++)
-      learnNoise(bands, compareTrees(body(jitter(200), 't'), body(jitter(200), 't')))
+    for (let i = 0; i < 5; i++) {
+      const spreads = new Map()
+      const first = body(jitter(200), 't')
+      for (let r = 0; r < 5; r++)
+        learnNoise(bands, compareTrees(first, body(jitter(200), 't')), Infinity, spreads)
+    }
     for (let i = 0; i < 200; i++) {
       const d = compareTrees(body(jitter(200), 't'), body(200, 't'))
       expect(sortDifferences(d, bands).differences).toEqual([])
@@ -277,7 +339,15 @@ describe('aggregate', () => {
       addOutcome(
         into,
         outcome([
-          { path, kind: 'value', v2: 100 + i, bridge: 100.4 + i, abs: 0.4, rel: 0.4 / (100.4 + i) },
+          {
+            path,
+            at: path,
+            kind: 'value',
+            v2: 100 + i,
+            bridge: 100.4 + i,
+            abs: 0.4,
+            rel: 0.4 / (100.4 + i),
+          },
         ]),
         { ...bounds, nameLength: 255 }
       )
@@ -295,7 +365,7 @@ describe('aggregate', () => {
 
   it('stays within its bounds: operations, paths, path length and bytes', () => {
     const into = new Map<string, Verification>()
-    const d = (path: string): Difference => ({ path, kind: 'missing', v2: 1 })
+    const d = (path: string): Difference => ({ path, at: path, kind: 'missing', v2: 1 })
     addOutcome(into, outcome([d('a'), d('b'), d('c'), d('x'.repeat(40))]), bounds)
     expect(
       into.get('GET /v2/applications/{application_id}/metrics/data')!.paths.map((p) => p.path)

@@ -19,7 +19,14 @@ export interface Sent {
   body?: string
 }
 
-export function compareHarness(settings: ConfigInput, v2: Partial<V2Switches> = {}) {
+/** Stands between v2bridge and the simulator: a test's perturbing proxy or stall. */
+export type Proxy = (req: Request, next: (req: Request) => Promise<Response>) => Promise<Response>
+
+export function compareHarness(
+  settings: ConfigInput,
+  v2: Partial<V2Switches> = {},
+  proxy: Proxy = (req, next) => next(req)
+) {
   const sim = createSimulator({ v2 })
   const sent: Sent[] = []
   const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -28,7 +35,7 @@ export function compareHarness(settings: ConfigInput, v2: Partial<V2Switches> = 
     const entry: Sent = { method: req.method, path: url.pathname }
     if (url.pathname === '/graphql') entry.body = await req.clone().text()
     sent.push(entry)
-    return sim.fetch(req)
+    return proxy(req, (r) => sim.fetch(r))
   }) as typeof globalThis.fetch
   const report = memoryStore()
   const log: RequestLogLine[] = []

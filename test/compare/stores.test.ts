@@ -13,7 +13,9 @@ const outcome = (path: string, differs = false): Outcome => ({
   method: 'GET',
   path,
   result: differs ? 'differing' : 'equal',
-  differences: differs ? [{ path: 'application.name', kind: 'value', v2: 'a', bridge: 'b' }] : [],
+  differences: differs
+    ? [{ path: 'application.name', at: 'application.name', kind: 'value', v2: 'a', bridge: 'b' }]
+    : [],
   noisy: [],
   cosmetic: [],
 })

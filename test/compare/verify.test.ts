@@ -30,9 +30,9 @@ async function run(args: string[], v2: Partial<V2Switches> = {}, reachable = tru
       '--key',
       DEMO_KEYS.all,
       '--nerdgraph-url',
-      'http://simulator.test/graphql',
+      'http://127.0.0.1:9/graphql',
       '--v2-url',
-      'http://simulator.test/v2',
+      'http://127.0.0.1:9/v2',
       '--apps',
       '2',
       ...args,
@@ -120,7 +120,7 @@ describe('v2bridge verify', () => {
 
   it('exits 2 when v2 cannot be reached', async () => {
     const { code, err } = await run([], {}, false)
-    expect(err).toContain('v2 at http://simulator.test/v2 could not be reached')
+    expect(err).toContain('v2 at http://127.0.0.1:9/v2/applications.json could not be read')
     expect(code).toBe(2)
   })
 })

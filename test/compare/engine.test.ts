@@ -1,0 +1,118 @@
+/**
+ * The comparison engine's bounds and partitions (issue 40 items 3, 4, 7 and 10): repeated
+ * identities are numbered in one pass and a comparison's work is bounded; an example is cut
+ * without serialising the whole subtree and owns its bytes; noise and the first-comparisons
+ * counter are per key; a key v2 refused (401) is not an equal comparison; a comparison's v2
+ * reads never take the key's NerdGraph slots.
+ */
+import { describe, expect, it } from 'vitest'
+import { compareTrees, type Difference } from '../../src/compare/diff'
+import { exampleOf } from '../../src/compare/aggregate'
+import { Comparer } from '../../src/compare'
+import { compareRules } from '../../src/compare/rules'
+import { compareHarness, DEMO_KEYS } from './setup'
+
+const op = { method: 'GET', path: '/v2/applications/{id}' }
+const json = (body: unknown, status = 200) =>
+  Promise.resolve(
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+  )
+
+describe('work per comparison', () => {
+  it('numbers 20,000 repeated identities in one pass', () => {
+    const same = Array.from({ length: 20_000 }, () => ({ id: 1, name: 'x' }))
+    const scalars = Array.from({ length: 20_000 }, () => 7)
+    expect(compareTrees({ a: same }, { a: same })).toEqual([])
+    expect(compareTrees({ a: scalars }, { a: [...scalars, 7] })).toEqual([
+      { path: 'a[]', at: 'a[=7~20001]', kind: 'extra', bridge: 7 },
+    ])
+  })
+
+  it('skips an answer past its node bound instead of walking it', async () => {
+    const big = { a: Array.from({ length: compareRules.limits.nodes + 1 }, (_, i) => i) }
+    const o = await new Comparer().compare(op, json(big), json(big), () => json(big), 'k')
+    expect(o.result).toBe('skipped')
+  })
+})
+
+describe('examples', () => {
+  it('are cut without serialising the whole subtree', () => {
+    let serialised = 0
+    const item = Object.defineProperty({}, 'x', { enumerable: true, get: () => ++serialised })
+    const d = {
+      path: 'a',
+      at: 'a',
+      kind: 'missing',
+      v2: Array.from({ length: 100_000 }, () => item),
+    } as unknown as Difference
+    const example = exampleOf(d)
+    expect(example.length).toBeLessThanOrEqual(compareRules.examples.length)
+    expect(example.startsWith('[{"x":1},{"x":2}')).toBe(true)
+    expect(serialised).toBeLessThan(100)
+  })
+})
+
+describe('noise per key', () => {
+  const body = (rt: number) => ({
+    application: { id: 1, application_summary: { response_time: rt } },
+  })
+
+  it("one key's noise never hides another key's difference", async () => {
+    const c = new Comparer()
+    let r = 100
+    // Key a: v2 moves ±1 between its reads, so 100 against 100.5 is noise for a.
+    const a = await c.compare(
+      op,
+      json(body(100)),
+      json(body(100.5)),
+      () => json(body((r += 0.5))),
+      'a'
+    )
+    expect(a.result).toBe('equal')
+    // Key b: v2 does not move; the same difference is reported.
+    const b = await c.compare(op, json(body(100)), json(body(100.5)), () => json(body(100)), 'b')
+    expect(b.result).toBe('differing')
+  })
+
+  it('counts the first comparisons per key: a new key learns from its first call', async () => {
+    const c = new Comparer()
+    for (let i = 0; i < compareRules.noise.first + 1; i++)
+      await c.compare(op, json(body(1)), json(body(1)), () => json(body(1)), 'a')
+    let asked = 0
+    await c.compare(op, json(body(1)), json(body(1)), () => (asked++, json(body(1))), 'b')
+    expect(asked).toBe(compareRules.noise.reads - 1)
+  })
+
+  it('does not count a key v2 refused (401) as an equal comparison', async () => {
+    const refused = { error: { title: 'Invalid API key' } }
+    const o = await new Comparer().compare(
+      op,
+      json(refused, 401),
+      json(refused, 401),
+      () => json(refused, 401),
+      'made-up'
+    )
+    expect(o.result).toBe('skipped')
+  })
+})
+
+describe("a comparison's v2 reads", () => {
+  it("never take the key's NerdGraph slots: with v2 stalled, the key's next read answers", async () => {
+    const stalled: (() => void)[] = []
+    const h = compareHarness({ V2_COMPARE: 'bridge', V2_COMPARE_PER_KEY: '25' }, {}, (req, next) =>
+      new URL(req.url).pathname.startsWith('/v2/')
+        ? new Promise<void>((r) => stalled.push(r)).then(() => next(req))
+        : next(req)
+    )
+    const path = `/v2/applications/9045822/hosts.json`
+    for (let i = 0; i < 25; i++) expect((await h.get(path)).status).toBe(200)
+    while (stalled.length < 25) await new Promise((r) => setTimeout(r, 10))
+    // 25 comparisons wait on v2; the same key's next read still gets NerdGraph at once.
+    const next = await h.get(`/v2/applications/9045822.json`, {
+      headers: { 'X-Api-Key': DEMO_KEYS.all },
+    })
+    expect(next.status).toBe(200)
+    for (const release of stalled.splice(0)) release()
+    await h.settled(26)
+  }, 60_000)
+})
