@@ -55,7 +55,9 @@ export function startServer(
     config: separateMetrics ? { ...config, metrics: false } : config,
     fingerprint: nodeFingerprint,
     files: staticFiles,
-    trustPeer: (peer) => isTrusted(peer, config.trustedProxies ?? nodeDefaults.trustedProxies),
+    ...(config.trustedProxies?.length
+      ? { trustPeer: (peer: string | undefined) => isTrusted(peer, config.trustedProxies!) }
+      : {}),
     bodyDigest: nodeBodyDigest,
     telemetry: (queue) => (telemetry = createTelemetry(queue)),
     moreMetrics,
