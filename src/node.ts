@@ -38,6 +38,8 @@ export interface NodeServer {
   metricsUrl?: string
   close(): Promise<void>
   http: Server
+  /** Writes the request lines still queued (`afterResponse`) now: before the process exits. */
+  flushLog(): void
 }
 
 /** Starts v2bridge on `config.host:config.port`; resolves once it listens. Request lines go to
@@ -51,6 +53,7 @@ export function startServer(
   const separateMetrics = config.metricsPort !== undefined
   let telemetry: Telemetry | undefined
   const moreMetrics = processMetrics()
+  const log = afterResponse(options.log)
   const app = createApp({
     config: separateMetrics ? { ...config, metrics: false } : config,
     fingerprint: nodeFingerprint,
@@ -63,7 +66,7 @@ export function startServer(
     moreMetrics,
     ...(config.reportAdminToken ? { reportOrg: orgReport(config.reportAdminToken) } : {}),
     ...options,
-    log: afterResponse(options.log),
+    log,
     ...(fetchImpl ? { fetch: fetchImpl } : { upstreamFetch: nodeTransport() }),
   })
   return new Promise((resolve, reject) => {
@@ -94,9 +97,11 @@ export function startServer(
         serverOptions: { connectionsCheckingInterval: checkIntervalMs, requireHostHeader: false },
       },
       async (info) => {
-        const closeMain = () => new Promise<void>((done) => server.close(() => done()))
+        const closeMain = () =>
+          new Promise<void>((done) => server.close(() => done())).then(log.flush)
         const url = `http://${config.host}:${info.port}`
-        if (!separateMetrics) return resolve({ url, close: closeMain, http: server as Server })
+        const common = { url, http: server as Server, flushLog: log.flush }
+        if (!separateMetrics) return resolve({ ...common, close: closeMain })
         try {
           const metrics = await startMetricsServer(
             config.host,
@@ -104,10 +109,9 @@ export function startServer(
             () => telemetry!.render() + moreMetrics()
           )
           resolve({
-            url,
+            ...common,
             metricsUrl: metrics.url,
             close: () => Promise.all([closeMain(), metrics.close()]).then(() => {}),
-            http: server as Server,
           })
         } catch (err) {
           await closeMain()
@@ -138,8 +142,9 @@ export function startServer(
 /** Request lines leave after the response: queued, and written together once the event loop has
  * sent what it was sending (`setImmediate` runs after I/O callbacks, Node docs "The Node.js Event
  * Loop"), so a slow stdout never delays an answer. Without `log`, the batch goes to stdout as JSON
- * lines in one write. */
-export function afterResponse(log?: RequestLog): RequestLog {
+ * lines in one write. `flush` writes the queue at once: a process about to exit (a drain's last
+ * answer) has no next turn of the loop. */
+export function afterResponse(log?: RequestLog): RequestLog & { flush: () => void } {
   let queue: Parameters<RequestLog>[0][] = []
   const flush = () => {
     const lines = queue
@@ -147,9 +152,10 @@ export function afterResponse(log?: RequestLog): RequestLog {
     if (log) for (const line of lines) log(line)
     else process.stdout.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(''))
   }
-  return (line) => {
+  const queued: RequestLog = (line) => {
     if (queue.push(line) === 1) setImmediate(flush)
   }
+  return Object.assign(queued, { flush })
 }
 
 /** curl `-X GET -d …` sends a form body on GET (every curl example of the v2 docs does), which
@@ -205,7 +211,10 @@ if (isMain) {
   try {
     const config = parseNodeConfig(process.env)
     const server = await startServer(config, undefined, reportOption(process.env['REPORT_FILE']))
-    void drainOnSignals(server.http, { graceMs: config.shutdownGraceMs })
+    void drainOnSignals(server.http, {
+      graceMs: config.shutdownGraceMs,
+      beforeExit: server.flushLog,
+    })
     printLine(startLine(server.url, config, server.metricsUrl))
   } catch (err) {
     if (err instanceof ConfigError) {
