@@ -7,6 +7,8 @@
  * after a confirm step naming the account and the entity, found by explaining the call first
  * (explain never sends a write). Plain ES2020 in a string: it runs in the browser, never on the server.
  */
+import { userKeyVariable } from '../explain/plan'
+
 export const explorerScript = String.raw`'use strict';
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -285,7 +287,7 @@ export const explorerScript = String.raw`'use strict';
   }
 
   function curlOf(method, url, body) {
-    let line = 'curl -g -X ' + method + ' -H "X-Api-Key: $NEW_RELIC_API_KEY" \'' + location.origin + url + '\'';
+    let line = 'curl -g -X ' + method + ' -H "X-Api-Key: ${userKeyVariable}" \'' + location.origin + url + '\'';
     if (body) line += " -H 'Content-Type: application/json' -d '" + body.replace(/'/g, "'\\''") + "'";
     return line;
   }

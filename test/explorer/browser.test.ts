@@ -97,7 +97,7 @@ describe.skipIf(!chromium)('the explorer page in Chromium', () => {
     await waitStatus(/^200/)
     const first = JSON.parse(await text('#body-out')) as { applications: { id: number }[] }
     expect(first.applications).toHaveLength(200)
-    expect(await text('#curl')).toContain('$NEW_RELIC_API_KEY')
+    expect(await text('#curl')).toContain('$NEW_RELIC_USER_KEY')
     await page.click('button.link[data-rel="next"]')
     await page.waitForFunction(
       (id) => !(document.getElementById('body-out')?.textContent ?? '').includes(`"id": ${id},`),
