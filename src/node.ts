@@ -25,7 +25,7 @@ import { isTrusted } from './node/trusted-proxies'
 import { titles } from './core/errors'
 import type { RequestLog } from './core/request-log'
 import { drainOnSignals } from './node/shutdown'
-import { printLine, startLine } from './node/lifecycle'
+import { printLine, StartFailure, startFailure, startLine } from './node/lifecycle'
 import { fileStore } from './report/file-store'
 import { orgReport } from './report/org'
 import { staticFiles } from './explorer/static-content'
@@ -107,7 +107,9 @@ export function startServer(
             config.host,
             config.metricsPort!,
             () => telemetry!.render() + moreMetrics()
-          )
+          ).catch((err: unknown) => {
+            throw startFailure(err, config.host, config.metricsPort!, 'METRICS_PORT')
+          })
           resolve({
             ...common,
             metricsUrl: metrics.url,
@@ -135,7 +137,8 @@ export function startServer(
       )
     )
     applyServerLimits(server as Server, config.server ?? nodeDefaults.server)
-    server.once('error', reject)
+    // A port in use or an unresolvable HOST: one line naming the setting (src/node/lifecycle.ts).
+    server.once('error', (err) => reject(startFailure(err, config.host, config.port) as Error))
   })
 }
 
@@ -202,7 +205,7 @@ export function reportOption(file: string | undefined): Pick<AppOptions, 'report
 }
 
 // Started as the server (`node dist/node.js`, `tsx src/node.ts`), not when bundled into another
-// entry that is run itself (`node dist/cli.js doctor` never starts a server: issue 22, item 13).
+// entry that is run itself (`node dist/cli.js doctor` never starts a server).
 const isMain =
   process.argv[1] !== undefined &&
   import.meta.url === pathToFileURL(process.argv[1]).href &&
@@ -217,9 +220,11 @@ if (isMain) {
     })
     printLine(startLine(server.url, config, server.metricsUrl))
   } catch (err) {
+    // A setting that cannot work (a bad value, a port in use, a HOST that does not resolve): what
+    // to change on stderr, no stack, exit 2 as the `v2bridge` command's usage errors.
     if (err instanceof ConfigError) {
-      console.error(err.message)
-      process.exit(1)
+      console.error(err instanceof StartFailure ? `v2bridge: ${err.message}` : err.message)
+      process.exit(2)
     }
     throw err
   }
