@@ -51,14 +51,24 @@ describe('legacy keys and KEY_MAP', () => {
       account: 1000002,
       mapped: true,
     })
-    for (const bad of [
-      { key: DEMO_KEYS.all, scope: 'admin' },
-      { key: DEMO_KEYS.all, account: 2 ** 31 },
-      { key: DEMO_KEYS.all, account: '1' },
-      { key: DEMO_KEYS.all, extra: 1 },
-      { scope: 'rest' },
-    ])
-      expect(() => parseKeyMap(JSON.stringify({ [rest]: bad }))).toThrow('KEY_MAP: expected')
+    for (const [bad, why] of [
+      [{ key: DEMO_KEYS.all, scope: 'admin' }, 'scope is not rest or license'],
+      [
+        { key: DEMO_KEYS.all, account: 2 ** 31 },
+        'account is not an account ID (a positive integer)',
+      ],
+      [{ key: DEMO_KEYS.all, account: '1' }, 'account is not an account ID (a positive integer)'],
+      [{ key: DEMO_KEYS.all, extra: 1 }, 'fields other than key, scope and account'],
+      [{ scope: 'rest' }, 'key is not a user key'],
+      [[DEMO_KEYS.all], 'expected a user key or {"key", "scope", "account"}, not an array'],
+    ] as const)
+      expect(() => parseKeyMap(JSON.stringify({ [rest]: bad }))).toThrow(`KEY_MAP: entry 1: ${why}`)
+    // The second entry is named by its position; a legacy key used as a name is told apart.
+    expect(() =>
+      parseKeyMap(JSON.stringify({ [rest]: DEMO_KEYS.all, [restKey]: DEMO_KEYS.all }))
+    ).toThrow(
+      "KEY_MAP: entry 2: its name is a legacy key itself; name it by the key's SHA-256 (64 hex characters), never the key"
+    )
   })
 
   it('refuses a mapped license key on every /v2 route and takes it as x-license-key on v0', async () => {

@@ -4,7 +4,7 @@
  * (src/core/request-log.ts), so one log pipeline reads them all.
  */
 import { ConfigError } from '../core/config'
-import { plainHttpLine, type NodeConfig } from './config'
+import { plainHttpLine, settingWarnings, type NodeConfig } from './config'
 
 /** One line per lifecycle event: `start` (src/node.ts), `stopping`, `grace-over`, `stopped`. */
 export interface LifecycleLine {
@@ -30,11 +30,14 @@ export const printLine = (line: LifecycleLine) => process.stdout.write(`${JSON.s
 /** The start line: where v2bridge listens, where it sends NerdGraph requests, how it treats plain
  * HTTP and why. `message` keeps the words people and scripts look for. */
 export function startLine(url: string, config: NodeConfig, metricsUrl?: string): LifecycleLine {
-  return lifecycleLine('info', 'start', `v2bridge on ${url}/v2 → ${config.nerdgraphUrl}`, {
+  const warnings = settingWarnings(config)
+  const level = warnings.length ? 'warn' : 'info'
+  return lifecycleLine(level, 'start', `v2bridge on ${url}/v2 → ${config.nerdgraphUrl}`, {
     url,
     nerdgraph: config.nerdgraphUrl,
     plainHttp: plainHttpLine(config),
     ...(metricsUrl ? { metrics: `${metricsUrl}/metrics` } : {}),
+    ...(warnings.length ? { warnings } : {}),
   })
 }
 
