@@ -414,7 +414,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.onError((err, c) => {
     const format: Format = c.get('format') ?? 'json'
     if (err instanceof V2Error) {
-      c.set('reason', err.title)
+      c.set('reason', err.reason ?? err.title)
       if (c.get('operation')?.path === '/deployments') return v0Error(format, err)
       const error: Record<string, unknown> = { title: err.title }
       if (err.messages) error['messages'] = err.messages

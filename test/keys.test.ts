@@ -157,5 +157,16 @@ describe('legacy keys and KEY_MAP', () => {
     }
     expect(h.sim.stats().graphqlRequests).toBe(0)
     expect(JSON.stringify(h.log)).not.toContain(restKey)
+    // The request line tells the operator why: what the key looks like, and that KEY_MAP lacks it.
+    expect(h.log.map((l) => [l['status'], l['reason']])).toEqual(
+      Array(2).fill([
+        401,
+        'the key looks like a legacy REST API key and is not in KEY_MAP: NerdGraph takes user keys only; map it to a user key in KEY_MAP or give the client a user key (NRAK-…)',
+      ])
+    )
+    await h.get('/v2/applications.json', { key: licenseKey })
+    expect(h.log.at(-1)!['reason']).toMatch(
+      /^the key looks like a license key and is not in KEY_MAP:/
+    )
   })
 })

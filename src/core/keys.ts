@@ -17,6 +17,21 @@ export function isLegacyKey(key: string): boolean {
   return Object.values(legacyKeyPatterns).some((pattern) => pattern.test(key))
 }
 
+/** What a legacy key's shape says it is, for the request line (mappings/legacy-keys.ts). */
+const legacyKinds: Record<keyof typeof legacyKeyPatterns, string> = {
+  restApiKey: 'a legacy REST API key',
+  licenseKey: 'a license key',
+  licenseKeyNral: 'a license key',
+  adminKey: "an Admin user's API key",
+}
+
+/** The request line's reason for an unmapped legacy key: what it looks like, and the way out. */
+export function unmappedReason(key: string): string {
+  const kind = Object.entries(legacyKeyPatterns).find(([, pattern]) => pattern.test(key))?.[0]
+  const what = legacyKinds[kind as keyof typeof legacyKinds] ?? 'a legacy key'
+  return `the key looks like ${what} and is not in KEY_MAP: NerdGraph takes user keys only; map it to a user key in KEY_MAP or give the client a user key (NRAK-…)`
+}
+
 /** Where a legacy key may act: `rest` wherever a v2 REST API key did (`X-Api-Key`, and v0's
  * `x-api-key`); `license` only as `x-license-key` on the v0 deployments API, the one place a license
  * key ever wrote (New Relic docs "Legacy deployments API v0"). License keys sit in every agent's
@@ -64,7 +79,8 @@ export function upstreamKeyFor(
       ? { key: mapped.key, mapped: true }
       : { key: mapped.key, account: mapped.account, mapped: true }
   }
-  if (isLegacyKey(presented)) throw new V2Error(401, legacyKeyTitle)
+  if (isLegacyKey(presented))
+    throw new V2Error(401, legacyKeyTitle, { reason: unmappedReason(presented) })
   return { key: presented }
 }
 
