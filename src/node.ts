@@ -47,7 +47,7 @@ export interface NodeServer {
 export function startServer(
   config: Config & Partial<NodeSettings>,
   fetchImpl?: typeof fetch,
-  options: Pick<AppOptions, 'log' | 'limits' | 'report'> = {}
+  options: Pick<AppOptions, 'log' | 'limits' | 'report' | 'demo'> = {}
 ): Promise<NodeServer> {
   // With METRICS_PORT, /metrics moves to its own listener and the public port answers it 404.
   const separateMetrics = config.metricsPort !== undefined

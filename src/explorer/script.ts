@@ -20,7 +20,9 @@ export const explorerScript = String.raw`'use strict';
   };
   const answers = { served: 'served', forwarded: 'forwarded', retired: 'retired (410)', unsupported: 'not supported (501)' };
   // seq: the call the page shows, view: the operation; an answer to an older one is dropped.
-  const state = { ops: [], op: null, seq: 0, view: 0, lists: {}, pending: null, key: sessionStorage.getItem('v2bridge.key') || '' };
+  // The demo's page carries its demo key (src/explorer/routes.ts); a key the user gave comes first.
+  const demoKey = (document.querySelector('meta[name="v2bridge-demo-key"]') || {}).content || '';
+  const state = { ops: [], op: null, seq: 0, view: 0, lists: {}, pending: null, key: sessionStorage.getItem('v2bridge.key') || demoKey };
 
   // Pickers: which list offers values for a field, read through v2bridge's own v2 endpoints.
   // url(values) answers the path of the list, or '' while a field it needs (application_id) is empty.
@@ -54,7 +56,8 @@ export const explorerScript = String.raw`'use strict';
   }
 
   function keyShown() {
-    $('key-state').textContent = state.key ? 'Authorized (key kept in this tab only)' : 'Not authorized';
+    $('key-state').textContent = !state.key ? 'Not authorized'
+      : state.key === demoKey ? 'Authorized with the demo key' : 'Authorized (key kept in this tab only)';
   }
 
   function catalog(ops) {
@@ -423,6 +426,8 @@ export const explorerScript = String.raw`'use strict';
     yes.disabled = true;
     $('confirm-text').textContent = state.op.summary + ': ' + method + ' ' + url + '\nChecking which account and entity this changes…';
     $('confirm').hidden = false;
+    // Cancel has the focus: Enter or Space on a change the user has not read yet does nothing.
+    $('confirm-cancel').focus({ preventScroll: true });
     const head = state.op.summary + ': ' + method + ' ' + url;
     const tail = method === 'DELETE' ? 'This deletes data in New Relic.' : 'This writes to New Relic.';
     plan(method, url, body)
@@ -431,7 +436,6 @@ export const explorerScript = String.raw`'use strict';
         if (state.pending !== pending) return;
         $('confirm-text').textContent = [head, account].concat(entityLines(body), [tail]).join('\n');
         yes.disabled = false;
-        yes.focus();
       });
   }
 
