@@ -219,3 +219,22 @@ describe.skipIf(!hasDefinitions)(
     })
   }
 )
+
+describe('the demo (npm run demo)', () => {
+  it("keeps the banner's promise: the explorer is authorized with the first demo key", async () => {
+    const { startDemo } = await import('../../scripts/demo-server')
+    const demo = await startDemo({ PORT: '0', SIM_PORT: '0' }, () => {})
+    try {
+      expect(demo.banner).toContain(
+        `${demo.bridge.url}/explorer (every v2 operation, authorized with the first demo key)`
+      )
+      const firstKey = /Demo keys:\n {2}(\S+)/.exec(demo.banner)![1]
+      expect(firstKey).toBe(DEMO_KEYS.all)
+      const html = await (await fetch(`${demo.bridge.url}/explorer`)).text()
+      expect(html).toContain(`<meta name="v2bridge-demo-key" content="${DEMO_KEYS.all}">`)
+      expect(html).toContain('<strong id="region">simulator</strong>')
+    } finally {
+      await demo.close()
+    }
+  })
+})
