@@ -55,7 +55,12 @@ export async function startDemo(env: Record<string, string | undefined>, log?: R
     ALLOW_HTTP: 'true',
     KEY_MAP: env['KEY_MAP'] || (await demoKeyMap()),
   })
-  const options = { ...reportOption(env['REPORT_FILE']), ...(log ? { log } : {}) }
+  // The explorer starts authorized with the all-accounts demo key (the banner says so).
+  const options = {
+    ...reportOption(env['REPORT_FILE']),
+    ...(log ? { log } : {}),
+    demo: { key: DEMO_KEYS.all },
+  }
   const bridge = await startServer(config, undefined, options).catch(async (err: unknown) => {
     await simulator.close()
     throw portTaken(err, 'PORT', config.port, 'v2bridge')
@@ -64,7 +69,7 @@ export async function startDemo(env: Record<string, string | undefined>, log?: R
 v2 stand-in          ${simulator.url}/v2 (every v2 read from the raw data; kept alerts endpoints)
 compare mode         ${compareLine(config.compare.mode)}
 v2bridge             ${bridge.url}/v2
-API explorer         ${bridge.url}/explorer (every v2 operation, with a demo key filled in)
+API explorer         ${bridge.url}/explorer (every v2 operation, authorized with the first demo key)
 
 Demo keys:
   ${DEMO_KEYS.all}   sees every demo account

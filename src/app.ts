@@ -43,7 +43,7 @@ import { etag, type BodyDigest } from './http/etag'
 import { applications } from './resources/applications/routes'
 import { metrics } from './resources/metrics/routes'
 import { hosts } from './resources/applications/hosts/routes'
-import { explorerRoutes } from './explorer/routes'
+import { explorerRoutes, type ExplorerDemo } from './explorer/routes'
 import { staticReader, type StaticFiles } from './http/static-files'
 import { fieldTableReader } from './explain/fields'
 import { explainHeader, explainMode, withExplainPrefix } from './explain'
@@ -103,6 +103,9 @@ export interface AppOptions {
    * passes them. Without them (Workers) nothing is counted and there is no `/metrics`: each isolate
    * would only count its own share of the calls; Workers Logs and Cloudflare's analytics see them all. */
   telemetry?: (queue: () => QueueState) => Telemetry
+  /** The demo only (scripts/demo-server.ts): the explorer names the simulator as its region and
+   * starts authorized with this demo key. Never set in production. */
+  demo?: ExplorerDemo
 }
 
 /** Counts nothing: the Worker's telemetry (see `AppOptions.telemetry`). */
@@ -125,12 +128,16 @@ function configFrom(env: Bindings | undefined): Config {
   return config
 }
 
-/** The route template a request matched, for logs and metrics: the v2 operation's path, another
- * route's registered pattern, or `unmatched`. Never the raw path. */
-function routeOf(c: Context<Env>): string {
+/** The route template a request matched, for logs and metrics: the v2 operation's path (also for
+ * a 405 on a known path), another route's registered pattern, or `unmatched`. Never the raw path. */
+function routeOf(c: Context<Env>, operationOf: OperationRouter): string {
   const row = c.get('operation')
   if (row) return row.path
-  return matchedRoutes(c).findLast((r) => r.method !== 'ALL')?.path ?? 'unmatched'
+  const known =
+    c.res.status === 405
+      ? operationOf(c.req.method, pathWithoutFormat(urlOf(c.req.raw).pathname)).path
+      : undefined
+  return known ?? matchedRoutes(c).findLast((r) => r.method !== 'ALL')?.path ?? 'unmatched'
 }
 
 /** A key NerdGraph could accept: printable ASCII without spaces, at most 256 characters. */
@@ -197,7 +204,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
       c.res.headers.set('X-Request-Id', requestId)
     }
     const stats = c.get('stats')
-    const route = routeOf(c)
+    const route = routeOf(c, operationOf)
     const totalMs = Date.now() - started
     telemetry.request(route, c.req.method, c.res.status, totalMs / 1000)
     const line = requestLine({
@@ -403,7 +410,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.route('/v2', hosts)
   app.route('/v2', deployments)
   app.route('/', deploymentsV0)
-  app.route('/', explorerRoutes(readStatic))
+  app.route('/', explorerRoutes(readStatic, options.demo))
   app.route('/v2', keyTransactions)
   app.route('/v2', users)
   app.route('/v2', servers)
@@ -420,7 +427,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.onError((err, c) => {
     const format: Format = c.get('format') ?? 'json'
     if (err instanceof V2Error) {
-      c.set('reason', err.title)
+      c.set('reason', err.reason ?? err.title)
       if (c.get('operation')?.path === '/deployments') return v0Error(format, err)
       const error: Record<string, unknown> = { title: err.title }
       if (err.messages) error['messages'] = err.messages

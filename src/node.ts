@@ -25,7 +25,7 @@ import { isTrusted } from './node/trusted-proxies'
 import { titles } from './core/errors'
 import type { RequestLog } from './core/request-log'
 import { drainOnSignals } from './node/shutdown'
-import { printLine, startLine } from './node/lifecycle'
+import { printLine, StartFailure, startFailure, startLine } from './node/lifecycle'
 import { fileStore } from './report/file-store'
 import { orgReport } from './report/org'
 import { staticFiles } from './explorer/static-content'
@@ -38,6 +38,8 @@ export interface NodeServer {
   metricsUrl?: string
   close(): Promise<void>
   http: Server
+  /** Writes the request lines still queued (`afterResponse`) now: before the process exits. */
+  flushLog(): void
 }
 
 /** Starts v2bridge on `config.host:config.port`; resolves once it listens. Request lines go to
@@ -45,23 +47,26 @@ export interface NodeServer {
 export function startServer(
   config: Config & Partial<NodeSettings>,
   fetchImpl?: typeof fetch,
-  options: Pick<AppOptions, 'log' | 'limits' | 'report'> = {}
+  options: Pick<AppOptions, 'log' | 'limits' | 'report' | 'demo'> = {}
 ): Promise<NodeServer> {
   // With METRICS_PORT, /metrics moves to its own listener and the public port answers it 404.
   const separateMetrics = config.metricsPort !== undefined
   let telemetry: Telemetry | undefined
   const moreMetrics = processMetrics()
+  const log = afterResponse(options.log)
   const app = createApp({
     config: separateMetrics ? { ...config, metrics: false } : config,
     fingerprint: nodeFingerprint,
     files: staticFiles,
-    trustPeer: (peer) => isTrusted(peer, config.trustedProxies ?? nodeDefaults.trustedProxies),
+    ...(config.trustedProxies?.length
+      ? { trustPeer: (peer: string | undefined) => isTrusted(peer, config.trustedProxies!) }
+      : {}),
     bodyDigest: nodeBodyDigest,
     telemetry: (queue) => (telemetry = createTelemetry(queue)),
     moreMetrics,
     ...(config.reportAdminToken ? { reportOrg: orgReport(config.reportAdminToken) } : {}),
     ...options,
-    log: afterResponse(options.log),
+    log,
     ...(fetchImpl ? { fetch: fetchImpl } : { upstreamFetch: nodeTransport() }),
   })
   return new Promise((resolve, reject) => {
@@ -92,20 +97,23 @@ export function startServer(
         serverOptions: { connectionsCheckingInterval: checkIntervalMs, requireHostHeader: false },
       },
       async (info) => {
-        const closeMain = () => new Promise<void>((done) => server.close(() => done()))
+        const closeMain = () =>
+          new Promise<void>((done) => server.close(() => done())).then(log.flush)
         const url = `http://${config.host}:${info.port}`
-        if (!separateMetrics) return resolve({ url, close: closeMain, http: server as Server })
+        const common = { url, http: server as Server, flushLog: log.flush }
+        if (!separateMetrics) return resolve({ ...common, close: closeMain })
         try {
           const metrics = await startMetricsServer(
             config.host,
             config.metricsPort!,
             () => telemetry!.render() + moreMetrics()
-          )
+          ).catch((err: unknown) => {
+            throw startFailure(err, config.host, config.metricsPort!, 'METRICS_PORT')
+          })
           resolve({
-            url,
+            ...common,
             metricsUrl: metrics.url,
             close: () => Promise.all([closeMain(), metrics.close()]).then(() => {}),
-            http: server as Server,
           })
         } catch (err) {
           await closeMain()
@@ -129,15 +137,17 @@ export function startServer(
       )
     )
     applyServerLimits(server as Server, config.server ?? nodeDefaults.server)
-    server.once('error', reject)
+    // A port in use or an unresolvable HOST: one line naming the setting (src/node/lifecycle.ts).
+    server.once('error', (err) => reject(startFailure(err, config.host, config.port) as Error))
   })
 }
 
 /** Request lines leave after the response: queued, and written together once the event loop has
  * sent what it was sending (`setImmediate` runs after I/O callbacks, Node docs "The Node.js Event
  * Loop"), so a slow stdout never delays an answer. Without `log`, the batch goes to stdout as JSON
- * lines in one write. */
-export function afterResponse(log?: RequestLog): RequestLog {
+ * lines in one write. `flush` writes the queue at once: a process about to exit (a drain's last
+ * answer) has no next turn of the loop. */
+export function afterResponse(log?: RequestLog): RequestLog & { flush: () => void } {
   let queue: Parameters<RequestLog>[0][] = []
   const flush = () => {
     const lines = queue
@@ -145,9 +155,10 @@ export function afterResponse(log?: RequestLog): RequestLog {
     if (log) for (const line of lines) log(line)
     else process.stdout.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(''))
   }
-  return (line) => {
+  const queued: RequestLog = (line) => {
     if (queue.push(line) === 1) setImmediate(flush)
   }
+  return Object.assign(queued, { flush })
 }
 
 /** curl `-X GET -d …` sends a form body on GET (every curl example of the v2 docs does), which
@@ -194,7 +205,7 @@ export function reportOption(file: string | undefined): Pick<AppOptions, 'report
 }
 
 // Started as the server (`node dist/node.js`, `tsx src/node.ts`), not when bundled into another
-// entry that is run itself (`node dist/cli.js doctor` never starts a server: issue 22, item 13).
+// entry that is run itself (`node dist/cli.js doctor` never starts a server).
 const isMain =
   process.argv[1] !== undefined &&
   import.meta.url === pathToFileURL(process.argv[1]).href &&
@@ -203,12 +214,17 @@ if (isMain) {
   try {
     const config = parseNodeConfig(process.env)
     const server = await startServer(config, undefined, reportOption(process.env['REPORT_FILE']))
-    void drainOnSignals(server.http, { graceMs: config.shutdownGraceMs })
+    void drainOnSignals(server.http, {
+      graceMs: config.shutdownGraceMs,
+      beforeExit: server.flushLog,
+    })
     printLine(startLine(server.url, config, server.metricsUrl))
   } catch (err) {
+    // A setting that cannot work (a bad value, a port in use, a HOST that does not resolve): what
+    // to change on stderr, no stack, exit 2 as the `v2bridge` command's usage errors.
     if (err instanceof ConfigError) {
-      console.error(err.message)
-      process.exit(1)
+      console.error(err instanceof StartFailure ? `v2bridge: ${err.message}` : err.message)
+      process.exit(2)
     }
     throw err
   }

@@ -45,14 +45,28 @@ describe('parseConfig', () => {
     const hash = 'AB'.repeat(32)
     const map = parseConfig({ KEY_MAP: JSON.stringify({ [hash]: 'NRAK-X' }) }).keyMap
     expect([...map]).toEqual([['ab'.repeat(32), { key: 'NRAK-X' }]])
-    for (const bad of ['{', '[]', '{"abc":"NRAK-SECRET"}', `{"${hash}":"has space"}`]) {
+    for (const [bad, why] of [
+      ['{"NRAK-SECRET', 'KEY_MAP: not valid JSON; expected a JSON object {"<SHA-256 hex'],
+      [
+        '[]',
+        'KEY_MAP: expected a JSON object {"<SHA-256 hex of a legacy key>": "<user key>", …}, not an array',
+      ],
+      [
+        '{"abc":"NRAK-SECRET"}',
+        'KEY_MAP: entry 1: its name is not the SHA-256 hex of a legacy key (64 hex characters)',
+      ],
+      [
+        `{"${hash}":"has space"}`,
+        'KEY_MAP: entry 1: key is not a user key (1 to 256 visible ASCII characters, NRAK-…)',
+      ],
+    ]) {
       let message = ''
       try {
         parseConfig({ KEY_MAP: bad })
       } catch (err) {
         message = (err as Error).message
       }
-      expect(message).toContain('KEY_MAP: expected a JSON object')
+      expect(message).toContain(why)
       expect(message).not.toContain('SECRET')
       expect(message).not.toContain('space')
     }

@@ -58,8 +58,9 @@ describe('the Dockerfile, its steps run without Docker', () => {
       readFileSync(join(repoRoot, 'scripts/node-lines.sh'), 'utf8')
     )!
     const newest = Math.max(...lines[1]!.split(' ').map(Number))
-    // A tag, optionally pinned by digest (docs/deploy.md#container): both stages on the same base.
-    const base = new RegExp(`^node:${newest}-bookworm-slim(@sha256:[0-9a-f]{64})?$`)
+    // An exact release's tag, optionally pinned by digest (docs/deploy.md#container): both stages
+    // on the same base.
+    const base = new RegExp(`^node:${newest}\\.\\d+\\.\\d+-bookworm-slim(@sha256:[0-9a-f]{64})?$`)
     expect(stages.map((s) => s.name)).toEqual(['build', 'runtime', 'cli', 'server'])
     expect(stages.map((s) => s.from)).toEqual([
       expect.stringMatching(base),
@@ -67,12 +68,17 @@ describe('the Dockerfile, its steps run without Docker', () => {
       'runtime',
       'runtime',
     ])
+    // Run by test:node-lines on the newest line (its Node in .tmp/node-lines): the very release.
+    if (/\/node-lines\//.test(process.execPath) && process.versions.node.startsWith(`${newest}.`))
+      expect(stages[0]!.from.split('@')[0]).toBe(`node:${process.versions.node}-bookworm-slim`)
   })
 
-  it('builds in one stage and runs from another, as a non-root user on 0.0.0.0', () => {
+  it('builds in one stage and runs from another, as a numeric non-root user on 0.0.0.0', () => {
     const runtime = stages.at(-1)!
     expect(runtime.name).toBe('server')
-    expect(runtime.user).toBe('node')
+    // By number, not name: the kubelet refuses runAsNonRoot with a user it cannot read as a uid
+    // ("image has non-numeric user"). 1000:1000 is the base image's `node` user.
+    expect(runtime.user).toBe('1000:1000')
     expect(runtime.env).toMatchObject({ HOST: '0.0.0.0', PORT: '8787', NODE_ENV: 'production' })
     expect(runtime.expose).toEqual(['8787'])
     const app = join(runtime.root, runtime.workdir)
@@ -90,7 +96,7 @@ describe('the Dockerfile, its steps run without Docker', () => {
 
   it('has a cli target whose ENTRYPOINT is the v2bridge command: --help, then doctor', async () => {
     const cli = stages.find((s) => s.name === 'cli')!
-    expect(cli.user).toBe('node')
+    expect(cli.user).toBe('1000:1000')
     expect(cli.entrypoint).toEqual(['node', 'bin/v2bridge.js'])
     expect(cli.cmd).toEqual(['--help'])
     const app = join(cli.root, cli.workdir)

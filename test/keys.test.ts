@@ -51,14 +51,24 @@ describe('legacy keys and KEY_MAP', () => {
       account: 1000002,
       mapped: true,
     })
-    for (const bad of [
-      { key: DEMO_KEYS.all, scope: 'admin' },
-      { key: DEMO_KEYS.all, account: 2 ** 31 },
-      { key: DEMO_KEYS.all, account: '1' },
-      { key: DEMO_KEYS.all, extra: 1 },
-      { scope: 'rest' },
-    ])
-      expect(() => parseKeyMap(JSON.stringify({ [rest]: bad }))).toThrow('KEY_MAP: expected')
+    for (const [bad, why] of [
+      [{ key: DEMO_KEYS.all, scope: 'admin' }, 'scope is not rest or license'],
+      [
+        { key: DEMO_KEYS.all, account: 2 ** 31 },
+        'account is not an account ID (a positive integer)',
+      ],
+      [{ key: DEMO_KEYS.all, account: '1' }, 'account is not an account ID (a positive integer)'],
+      [{ key: DEMO_KEYS.all, extra: 1 }, 'fields other than key, scope and account'],
+      [{ scope: 'rest' }, 'key is not a user key'],
+      [[DEMO_KEYS.all], 'expected a user key or {"key", "scope", "account"}, not an array'],
+    ] as const)
+      expect(() => parseKeyMap(JSON.stringify({ [rest]: bad }))).toThrow(`KEY_MAP: entry 1: ${why}`)
+    // The second entry is named by its position; a legacy key used as a name is told apart.
+    expect(() =>
+      parseKeyMap(JSON.stringify({ [rest]: DEMO_KEYS.all, [restKey]: DEMO_KEYS.all }))
+    ).toThrow(
+      "KEY_MAP: entry 2: its name is a legacy key itself; name it by the key's SHA-256 (64 hex characters), never the key"
+    )
   })
 
   it('refuses a mapped license key on every /v2 route and takes it as x-license-key on v0', async () => {
@@ -147,5 +157,16 @@ describe('legacy keys and KEY_MAP', () => {
     }
     expect(h.sim.stats().graphqlRequests).toBe(0)
     expect(JSON.stringify(h.log)).not.toContain(restKey)
+    // The request line tells the operator why: what the key looks like, and that KEY_MAP lacks it.
+    expect(h.log.map((l) => [l['status'], l['reason']])).toEqual(
+      Array(2).fill([
+        401,
+        'the key looks like a legacy REST API key and is not in KEY_MAP: NerdGraph takes user keys only; map it to a user key in KEY_MAP or give the client a user key (NRAK-…)',
+      ])
+    )
+    await h.get('/v2/applications.json', { key: licenseKey })
+    expect(h.log.at(-1)!['reason']).toMatch(
+      /^the key looks like a license key and is not in KEY_MAP:/
+    )
   })
 })

@@ -78,7 +78,7 @@ async function until(condition: () => Promise<boolean>, ms = 10_000) {
 }
 
 describe('the Node server on SIGTERM', () => {
-  it('answers every request in flight, refuses new connections, and exits 0', async () => {
+  it('answers every request in flight, logs each, refuses new connections, and exits 0', async () => {
     await setFaults({ latencyMs: 200 })
     try {
       const server = await start({ SHUTDOWN_GRACE_MS: '60000' })
@@ -108,6 +108,12 @@ describe('the Node server on SIGTERM', () => {
         signal: 'SIGTERM',
         graceMs: 60000,
       })
+      // Every read answered after SIGTERM has its request line, written before the stop line.
+      const written = lines(server.stdout())
+      const answered = written.filter((l) => l['route'] === '/v2/applications')
+      expect(answered.map((l) => [l['method'], l['status']])).toEqual(Array(8).fill(['GET', 200]))
+      const stopped = written.findIndex((l) => l['event'] === 'stopped')
+      expect(written.findLastIndex((l) => l['route'] === '/v2/applications')).toBeLessThan(stopped)
     } finally {
       await setFaults({})
     }

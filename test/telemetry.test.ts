@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../src/app'
+import { Histogram } from '../src/core/prometheus'
 import { DEMO_KEYS, harness } from './helpers/harness'
 
 /** The value of one sample line, e.g. `v2bridge_cache_hits_total{cache="accounts"}`. */
@@ -34,6 +35,7 @@ describe('/metrics', () => {
     expect([list, (await get(`/v2/applications/${id}.json`)).status]).toEqual([200, 200])
     expect((await get(`/v2/applications/${id}.xml`, { key: null })).status).toBe(401)
     expect((await get('/v2/nothing/at/all.json')).status).toBe(404)
+    expect((await get(`/v2/applications/${id}.json`, { method: 'PATCH' })).status).toBe(405)
 
     const text = await scrape(app)
     const route = (r: string, m: string, s: number) =>
@@ -42,6 +44,9 @@ describe('/metrics', () => {
     expect(route('/v2/applications/{id}', 'GET', 200)).toBe(1)
     expect(route('/v2/applications/{id}', 'GET', 401)).toBe(1)
     expect(route('unmatched', 'GET', 404)).toBe(1)
+    // A method the known path does not serve: its route, not `unmatched`.
+    expect(route('/v2/applications/{id}', 'PATCH', 405)).toBe(1)
+    expect(text).not.toContain('route="unmatched",method="PATCH"')
     expect(
       sample(
         text,
@@ -98,5 +103,14 @@ describe('/metrics', () => {
     expect(
       (await app.request('/metrics', { headers: { 'X-Api-Key': DEMO_KEYS.all } })).status
     ).toBe(404)
+  })
+
+  it('prints sums without float noise', () => {
+    const h = new Histogram('t_seconds', 'test', [0.5])
+    for (const v of [0.1, 0.2]) h.observe([], v)
+    expect(0.1 + 0.2).not.toBe(0.3) // what binary addition leaves
+    expect(h.render()).toContain('t_seconds_sum 0.3')
+    h.observe([], 1e-7)
+    expect(h.render()).toContain('t_seconds_sum 0.3000001')
   })
 })

@@ -120,6 +120,17 @@ const httpUrl: Reader<string> = (v) => {
     : fail('expected an http(s) URL')
 }
 
+/** The origin clients use: scheme, host and port only. v2bridge answers at the root of its host, so
+ * a path (or query) would be dropped from `Link` and `Location`: refused rather than dropped. */
+const publicOrigin: Reader<string> = (v) => {
+  const url = new URL(httpUrl(v))
+  return url.pathname === '/' && !url.search && !url.hash
+    ? url.origin
+    : fail(
+        `expected an origin without a path, such as https://v2bridge.example.com (v2bridge answers at the root of its host; ${url.pathname === '/' ? 'a query' : `the path ${url.pathname}`} would be dropped from Link and Location)`
+      )
+}
+
 /** `*` or a comma-separated list of origins (`https://grafana.example.com`), for CORS (src/http/cors.ts). */
 const origins: Reader<'*' | string[]> = (v) => {
   const list = typeof v === 'string' ? v.split(',').map((o) => o.trim()) : []
@@ -146,7 +157,7 @@ const settings = {
   V2_URL: httpUrl,
   V2_FORWARDING: bool,
   CORS_ORIGINS: origins,
-  PUBLIC_URL: (v: unknown) => new URL(httpUrl(v)).origin,
+  PUBLIC_URL: publicOrigin,
   V2_COMPARE: oneOf(['off', ...compareModes] as const),
   V2_COMPARE_SAMPLE: fraction,
   V2_COMPARE_IN_FLIGHT: integer(1, 10_000),

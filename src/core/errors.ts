@@ -15,12 +15,16 @@ export interface V2ErrorOptions {
    * opsmatters/newrelic-api). */
   messages?: string[]
   cause?: unknown
+  /** The request line's `reason` when the v2 title alone would not tell an operator why (the
+   * title stays v2's, as clients expect). Never holds a key. */
+  reason?: string
 }
 
 export class V2Error extends HTTPException {
   readonly title: string
   readonly headers: Record<string, string>
   readonly messages: string[] | undefined
+  readonly reason: string | undefined
 
   constructor(status: ContentfulStatusCode, title: string, options: V2ErrorOptions = {}) {
     super(status, { message: title, cause: options.cause })
@@ -28,6 +32,7 @@ export class V2Error extends HTTPException {
     this.title = title
     this.headers = options.headers ?? {}
     this.messages = options.messages
+    this.reason = options.reason
   }
 }
 

@@ -17,6 +17,21 @@ export function isLegacyKey(key: string): boolean {
   return Object.values(legacyKeyPatterns).some((pattern) => pattern.test(key))
 }
 
+/** What a legacy key's shape says it is, for the request line (mappings/legacy-keys.ts). */
+const legacyKinds: Record<keyof typeof legacyKeyPatterns, string> = {
+  restApiKey: 'a legacy REST API key',
+  licenseKey: 'a license key',
+  licenseKeyNral: 'a license key',
+  adminKey: "an Admin user's API key",
+}
+
+/** The request line's reason for an unmapped legacy key: what it looks like, and the way out. */
+export function unmappedReason(key: string): string {
+  const kind = Object.entries(legacyKeyPatterns).find(([, pattern]) => pattern.test(key))?.[0]
+  const what = legacyKinds[kind as keyof typeof legacyKinds] ?? 'a legacy key'
+  return `the key looks like ${what} and is not in KEY_MAP: NerdGraph takes user keys only; map it to a user key in KEY_MAP or give the client a user key (NRAK-…)`
+}
+
 /** Where a legacy key may act: `rest` wherever a v2 REST API key did (`X-Api-Key`, and v0's
  * `x-api-key`); `license` only as `x-license-key` on the v0 deployments API, the one place a license
  * key ever wrote (New Relic docs "Legacy deployments API v0"). License keys sit in every agent's
@@ -64,7 +79,8 @@ export function upstreamKeyFor(
       ? { key: mapped.key, mapped: true }
       : { key: mapped.key, account: mapped.account, mapped: true }
   }
-  if (isLegacyKey(presented)) throw new V2Error(401, legacyKeyTitle)
+  if (isLegacyKey(presented))
+    throw new V2Error(401, legacyKeyTitle, { reason: unmappedReason(presented) })
   return { key: presented }
 }
 
@@ -73,44 +89,60 @@ const userKey = /^[\x21-\x7e]{1,256}$/
 /**
  * `KEY_MAP`: a JSON object of lowercase SHA-256 hex of a legacy key → its user key, either
  * `"NRAK-…"` or `{"key": "NRAK-…", "scope": "rest" | "license", "account": 123}` (scope and
- * account optional). Throws a message naming the setting and never its content.
+ * account optional). Throws a message naming the setting, the entry by its position and what is
+ * wrong with it, never its content (a name or a key).
  */
 export function parseKeyMap(text: string | undefined): Map<string, KeyMapEntry> {
   if (text === undefined || text.trim() === '') return new Map()
-  const bad = new Error(
-    'KEY_MAP: expected a JSON object mapping the SHA-256 hex of a legacy key to a user key'
-  )
+  const shape = 'a JSON object {"<SHA-256 hex of a legacy key>": "<user key>", …}'
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
   } catch {
-    throw bad
+    // JSON.parse's own message may quote the text, a secret: not passed on.
+    throw new Error(`KEY_MAP: not valid JSON; expected ${shape}`)
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw bad
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error(`KEY_MAP: expected ${shape}, not ${kindOf(parsed)}`)
   const map = new Map<string, KeyMapEntry>()
-  for (const [hash, value] of Object.entries(parsed)) {
-    if (!/^[0-9a-f]{64}$/i.test(hash)) throw bad
-    map.set(hash.toLowerCase(), entryOf(value, bad))
-  }
+  Object.entries(parsed).forEach(([hash, value], i) => {
+    const entry = `KEY_MAP: entry ${i + 1}`
+    if (!/^[0-9a-f]{64}$/i.test(hash))
+      throw new Error(
+        isLegacyKey(hash)
+          ? `${entry}: its name is a legacy key itself; name it by the key's SHA-256 (64 hex characters), never the key`
+          : `${entry}: its name is not the SHA-256 hex of a legacy key (64 hex characters)`
+      )
+    map.set(hash.toLowerCase(), entryOf(value, entry))
+  })
   return map
 }
 
-function entryOf(value: unknown, bad: Error): KeyMapEntry {
+const kindOf = (v: unknown) =>
+  v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`
+
+/** What is wrong with one entry's value, or its entry. */
+function entryOf(value: unknown, entry: string): KeyMapEntry {
   if (
     typeof value !== 'string' &&
     (value === null || typeof value !== 'object' || Array.isArray(value))
   )
-    throw bad
+    throw new Error(
+      `${entry}: expected a user key or {"key", "scope", "account"}, not ${kindOf(value)}`
+    )
   const { key, scope, account, ...rest } = (
     typeof value === 'string' ? { key: value } : value
   ) as Record<string, unknown>
-  const ok =
-    Object.keys(rest).length === 0 &&
-    typeof key === 'string' &&
-    userKey.test(key) &&
-    [undefined, 'rest', 'license'].includes(scope as string) &&
-    (account === undefined ||
-      (Number.isSafeInteger(account) && (account as number) > 0 && (account as number) < 2 ** 31))
-  if (!ok) throw bad
+  const wrong = [
+    Object.keys(rest).length > 0 && 'fields other than key, scope and account',
+    !(typeof key === 'string' && userKey.test(key)) &&
+      'key is not a user key (1 to 256 visible ASCII characters, NRAK-…)',
+    ![undefined, 'rest', 'license'].includes(scope as string) && 'scope is not rest or license',
+    !(
+      account === undefined ||
+      (Number.isSafeInteger(account) && (account as number) > 0 && (account as number) < 2 ** 31)
+    ) && 'account is not an account ID (a positive integer)',
+  ].filter(Boolean)
+  if (wrong.length) throw new Error(`${entry}: ${wrong.join('; ')}`)
   return { key, scope, account } as KeyMapEntry
 }

@@ -11,7 +11,10 @@ type Labels = readonly string[]
 
 const escapeLabel = (v: string) =>
   v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')
-const format = (n: number) => (Number.isFinite(n) ? String(n) : n > 0 ? '+Inf' : '-Inf')
+/** A sample value: 15 significant digits, which every double holds exactly, so a sum of durations
+ * prints 0.3, not the 0.30000000000000004 its binary addition left. */
+const format = (n: number) =>
+  Number.isFinite(n) ? String(Number(n.toPrecision(15))) : n > 0 ? '+Inf' : '-Inf'
 
 function labelText(names: Labels, values: Labels, extra = ''): string {
   const pairs = names.map((n, i) => `${n}="${escapeLabel(values[i] ?? '')}"`)

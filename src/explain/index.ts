@@ -13,7 +13,7 @@ import { allowlisted, forwardedHeaders } from '../http/forward'
 import type { Env } from '../http/env'
 import { ExplainStop, notingClient, type SentDocument } from '../upstream/explain-client'
 import { fieldsKey, type FieldTable } from './fields'
-import { explainBody } from './plan'
+import { explainBody, userKeyVariable } from './plan'
 
 export const explainHeader = 'X-V2bridge-Explain'
 /** Headers that carry the caller's key; explain shows a placeholder instead. */
@@ -63,7 +63,7 @@ export function explainMode(
         forwardHeaders: [...allowlisted(c.req.raw.headers, forwardedHeaders.request)].map(
           ([name, value]): [string, string] => [
             name,
-            keyHeaders.has(name) ? '$NEW_RELIC_API_KEY' : value,
+            keyHeaders.has(name) ? userKeyVariable : value,
           ]
         ),
       })

@@ -47,15 +47,24 @@ export function nrqlOf(document: string, variables: Record<string, unknown>): st
   return [...fromVariables, ...inline]
 }
 
+/** The environment variable every printed command reads the user key from: explain's curl and
+ * forwarded headers, the explorer's curl, the `v2bridge` command and the docs. "User key", not "API
+ * key": to a v2 client an API key is the legacy REST API key, which NerdGraph refuses. */
+export const userKeyVariable = '$NEW_RELIC_USER_KEY'
+
 /** POSIX shell single quotes: `'` becomes `'\''`. */
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+
+/** A URL for the shell: a setting's name (`$NERDGRAPH_URL`, src/explain/index.ts) in double quotes,
+ * so the shell expands it; anything else in single quotes, so it does not. */
+const shellUrl = (s: string) => (/^\$[A-Z_]+$/.test(s) ? `"${s}"` : shellQuote(s))
 
 /** A curl line that sends `body` to NerdGraph with the key from the environment. */
 export function curlFor(endpoint: string, body: { query: string; variables: unknown }): string {
   return [
-    `curl -sS -X POST ${shellQuote(endpoint)}`,
+    `curl -sS -X POST ${shellUrl(endpoint)}`,
     `-H 'Content-Type: application/json'`,
-    `-H "API-Key: $NEW_RELIC_USER_KEY"`,
+    `-H "API-Key: ${userKeyVariable}"`,
     `--data-binary ${shellQuote(JSON.stringify(body))}`,
   ].join(' \\\n  ')
 }

@@ -11,7 +11,11 @@
  * (src/explorer/routes.ts): the page itself is a static file. */
 export const regionSlot = '<!--region-->'
 
-/** The page, the same for every request but for {@link regionSlot}. */
+/** Where the demo puts its key (a `<meta name="v2bridge-demo-key">` the script reads); empty
+ * anywhere else. */
+export const demoSlot = '<!--demo-->'
+
+/** The page, the same for every request but for {@link regionSlot} and {@link demoSlot}. */
 export function explorerHtml(): string {
   return `<!doctype html>
 <html lang="en">
@@ -20,6 +24,7 @@ export function explorerHtml(): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>v2bridge API explorer</title>
 <link rel="icon" href="data:,">
+${demoSlot}
 <link rel="stylesheet" href="/explorer/app.css">
 <script src="/explorer/app.js" defer></script>
 </head>

@@ -9,7 +9,7 @@ import type { Context } from 'hono'
 import { Hono } from '../http/hono'
 import type { Env } from '../http/env'
 import type { ExplorerFileName } from './files'
-import { regionSlot } from './page'
+import { demoSlot, regionSlot } from './page'
 import type { ReadStatic } from '../http/static-files'
 
 const securityHeaders = {
@@ -29,7 +29,12 @@ const types: Record<ExplorerFileName, string> = {
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 
-export function explorerRoutes(read: ReadStatic): Hono<Env> {
+/** The demo's explorer (scripts/demo-server.ts): the simulator's demo key, filled in. */
+export interface ExplorerDemo {
+  key: string
+}
+
+export function explorerRoutes(read: ReadStatic, demo?: ExplorerDemo): Hono<Env> {
   const explorer = new Hono<Env>()
 
   const serve =
@@ -42,11 +47,15 @@ export function explorerRoutes(read: ReadStatic): Hono<Env> {
       })
     }
 
+  // In the demo, NerdGraph is the simulator, whatever REGION says; the key is its demo key.
+  const region = (c: Context<Env>) => (demo ? 'simulator' : c.get('config').region.toUpperCase())
+  const demoMeta = demo ? `<meta name="v2bridge-demo-key" content="${escape(demo.key)}">` : ''
   const page = serve('explorer/page.html', (html, c) =>
-    html.replace(regionSlot, escape(c.get('config').region.toUpperCase()))
+    html.replace(regionSlot, escape(region(c))).replace(demoSlot, demoMeta)
   )
   explorer.get('/', page)
   explorer.get('/explorer', page)
+  explorer.get('/explorer/', page)
   explorer.get('/explorer/app.js', serve('explorer/app.js'))
   explorer.get('/explorer/app.css', serve('explorer/app.css'))
   explorer.get('/explorer/catalog', serve('explorer/catalog.json'))

@@ -7,6 +7,8 @@
  * after a confirm step naming the account and the entity, found by explaining the call first
  * (explain never sends a write). Plain ES2020 in a string: it runs in the browser, never on the server.
  */
+import { userKeyVariable } from '../explain/plan'
+
 export const explorerScript = String.raw`'use strict';
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -18,7 +20,9 @@ export const explorerScript = String.raw`'use strict';
   };
   const answers = { served: 'served', forwarded: 'forwarded', retired: 'retired (410)', unsupported: 'not supported (501)' };
   // seq: the call the page shows, view: the operation; an answer to an older one is dropped.
-  const state = { ops: [], op: null, seq: 0, view: 0, lists: {}, pending: null, key: sessionStorage.getItem('v2bridge.key') || '' };
+  // The demo's page carries its demo key (src/explorer/routes.ts); a key the user gave comes first.
+  const demoKey = (document.querySelector('meta[name="v2bridge-demo-key"]') || {}).content || '';
+  const state = { ops: [], op: null, seq: 0, view: 0, lists: {}, pending: null, key: sessionStorage.getItem('v2bridge.key') || demoKey };
 
   // Pickers: which list offers values for a field, read through v2bridge's own v2 endpoints.
   // url(values) answers the path of the list, or '' while a field it needs (application_id) is empty.
@@ -52,7 +56,8 @@ export const explorerScript = String.raw`'use strict';
   }
 
   function keyShown() {
-    $('key-state').textContent = state.key ? 'Authorized (key kept in this tab only)' : 'Not authorized';
+    $('key-state').textContent = !state.key ? 'Not authorized'
+      : state.key === demoKey ? 'Authorized with the demo key' : 'Authorized (key kept in this tab only)';
   }
 
   function catalog(ops) {
@@ -285,7 +290,7 @@ export const explorerScript = String.raw`'use strict';
   }
 
   function curlOf(method, url, body) {
-    let line = 'curl -g -X ' + method + ' -H "X-Api-Key: $NEW_RELIC_API_KEY" \'' + location.origin + url + '\'';
+    let line = 'curl -g -X ' + method + ' -H "X-Api-Key: ${userKeyVariable}" \'' + location.origin + url + '\'';
     if (body) line += " -H 'Content-Type: application/json' -d '" + body.replace(/'/g, "'\\''") + "'";
     return line;
   }
@@ -421,6 +426,8 @@ export const explorerScript = String.raw`'use strict';
     yes.disabled = true;
     $('confirm-text').textContent = state.op.summary + ': ' + method + ' ' + url + '\nChecking which account and entity this changes…';
     $('confirm').hidden = false;
+    // Cancel has the focus: Enter or Space on a change the user has not read yet does nothing.
+    $('confirm-cancel').focus({ preventScroll: true });
     const head = state.op.summary + ': ' + method + ' ' + url;
     const tail = method === 'DELETE' ? 'This deletes data in New Relic.' : 'This writes to New Relic.';
     plan(method, url, body)
@@ -429,7 +436,6 @@ export const explorerScript = String.raw`'use strict';
         if (state.pending !== pending) return;
         $('confirm-text').textContent = [head, account].concat(entityLines(body), [tail]).join('\n');
         yes.disabled = false;
-        yes.focus();
       });
   }
 

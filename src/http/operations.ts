@@ -18,6 +18,8 @@ export interface Matched {
   row: OperationRow | undefined
   /** Every method the path serves (HEAD wherever GET), sorted; [] for an unknown path. */
   allowed: string[]
+  /** The path template of a known path (`/v2/applications/{id}`), whatever the method. */
+  path?: string
 }
 
 export type OperationRouter = (method: string, path: string) => Matched
@@ -35,7 +37,9 @@ export function operationRouter(rows: readonly OperationRow[] = operations): Ope
     const methods = new Set(hits.map(([m]) => m))
     if (methods.has('GET')) methods.add('HEAD')
     const wanted = method === 'HEAD' ? 'GET' : method
-    return { row: hits.find(([m]) => m === wanted)?.[1], allowed: [...methods].sort() }
+    const row = hits.find(([m]) => m === wanted)?.[1]
+    const template = hits[0]?.[1].path
+    return { row, allowed: [...methods].sort(), ...(template ? { path: template } : {}) }
   }
 }
 

@@ -14,7 +14,7 @@ export type Scheme = 'http' | 'https'
 export interface Arrival {
   /** The scheme the client used. */
   scheme: Scheme
-  /** The scheme came from a trusted proxy's `X-Forwarded-Proto`. */
+  /** The scheme came from a trusted proxy's `X-Forwarded-Proto` (any value: only `https` is https). */
   forwarded: boolean
   /** Origin for URLs given back to the client (`Link`, `Location`), without a trailing slash. */
   origin: string
@@ -41,10 +41,14 @@ export function arrivalOf(
 ): Arrival {
   // The left-most value is what the first proxy saw from the client.
   const first = (name: string) => req.headers.get(name)?.split(',')[0]?.trim()
+  // Fails closed: from a trusted proxy, only `https` is https; `http`, an empty or any other value
+  // (`gopher`) is plain HTTP. Without the header the socket's scheme stands.
   const proto = trusted ? first('x-forwarded-proto')?.toLowerCase() : undefined
-  const forwarded = proto === 'http' || proto === 'https'
+  const forwarded = proto !== undefined
   const scheme: Scheme = forwarded
-    ? (proto as Scheme)
+    ? proto === 'https'
+      ? 'https'
+      : 'http'
     : (connection ?? (url.protocol === 'https:' ? 'https' : 'http'))
   const host = (trusted && first('x-forwarded-host')) || url.host
   if (!hostPattern.test(host)) throw new V2Error(400, originTitles.host)

@@ -99,3 +99,27 @@ export function plainHttpLine(config: NodeConfig): string {
     return `plain HTTP: accepted as the TLS proxy of ${config.publicUrl} (PUBLIC_URL); set TRUSTED_PROXIES so its X-Forwarded-Proto: http is redirected`
   return 'plain HTTP: redirected to https (v2 answered plain HTTP with 301); behind a TLS proxy set TRUSTED_PROXIES and PUBLIC_URL'
 }
+
+/** A host on this machine: `localhost` (RFC 6761 §6.3), 127.0.0.0/8, `::1`. */
+const isLoopback = (hostname: string) =>
+  /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(hostname)
+
+/**
+ * Settings that work but put something at risk, one sentence each with the reason, for the start
+ * line: every caller's key sent in clear to another machine (a plain-http `NERDGRAPH_URL`, or
+ * `V2_URL` when forwarding or comparing).
+ */
+export function settingWarnings(config: Config): string[] {
+  const inClear = (name: string, url: string) => {
+    const { protocol, hostname } = new URL(url)
+    return protocol === 'http:' && !isLoopback(hostname)
+      ? [
+          `${name} is plain http to ${hostname}: every caller's key goes there unencrypted; use https, or a proxy on this machine`,
+        ]
+      : []
+  }
+  return [
+    ...inClear('NERDGRAPH_URL', config.nerdgraphUrl),
+    ...(config.v2Forwarding || config.compare.mode ? inClear('V2_URL', config.v2Url) : []),
+  ]
+}

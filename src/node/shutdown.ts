@@ -27,6 +27,9 @@ export interface DrainOptions {
   /** One line per event (JSON on stdout by default). */
   say?: (line: LifecycleLine) => void
   exit?: (code: number) => void
+  /** Runs before the last line and the exit: the Node entry writes the request lines still queued,
+   * so every request answered during the drain has its line. */
+  beforeExit?: () => void
   signals?: readonly NodeJS.Signals[]
 }
 
@@ -68,6 +71,7 @@ export function drainOnSignals(server: Server, options: DrainOptions): Promise<n
 
   return new Promise((resolve) => {
     const finish = (code: number) => {
+      options.beforeExit?.()
       for (const s of signals) process.off(s, onSignal)
       resolve(code)
       exit(code)
@@ -86,6 +90,7 @@ export function drainOnSignals(server: Server, options: DrainOptions): Promise<n
       const sweeper = setInterval(sweep, 25)
       const cut = setTimeout(() => {
         clearInterval(sweeper)
+        options.beforeExit?.()
         const answered = [...connections.values()].flatMap((c) =>
           [...c.open].filter((res) => !res.headersSent).map(unavailable)
         )
@@ -107,6 +112,7 @@ export function drainOnSignals(server: Server, options: DrainOptions): Promise<n
       NetServer.prototype.close.call(server, () => {
         clearInterval(sweeper)
         clearTimeout(cut)
+        options.beforeExit?.() // the last answers' lines come before the stop line
         say(lifecycleLine('info', 'stopped', 'every request in flight answered'))
         finish(0)
       })

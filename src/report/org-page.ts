@@ -8,7 +8,8 @@
  */
 
 export const orgCss = `.scroll{overflow-x:auto}table{border-collapse:collapse;margin:.5em 0}
-th,td{border-bottom:1px solid #d5dade;padding:.25em .6em;text-align:left;white-space:nowrap}
+th,td{border-bottom:1px solid #d5dade;padding:.25em .6em;text-align:left;overflow-wrap:anywhere}
+td:last-child{white-space:nowrap}
 td:first-child{font-family:ui-monospace,monospace}
 `
 

@@ -4,7 +4,8 @@
  * served like the explorer's (src/http/static-files.ts: from memory on Node, from the `ASSETS`
  * binding on Workers). The key is typed into the page, kept in the tab only (sessionStorage, shared
  * with the explorer) and sent as `X-Api-Key` to `/v2bridge/report.json` on this origin; the page
- * renders that JSON: a summary first, then each operation, collapsed, with CSV and JSON downloads.
+ * renders that JSON: a summary first, then each operation, collapsed, one row per operation with
+ * the client families that called it inside, with CSV and JSON downloads.
  * Everything is written with `textContent`, never as HTML. Never in the Worker's import graph
  * (src/explorer/static-content.ts holds it).
  */
@@ -102,9 +103,41 @@ const script = String.raw`'use strict';
     dl.appendChild(el('dd', String(value)));
   }
 
+  // report.json has one entry per operation and client family: one row per operation here, the
+  // families inside it, most called first.
+  function byOperation(entries) {
+    var ops = [], index = {};
+    entries.forEach(function (e) {
+      var id = e.method + ' ' + e.path;
+      var op = index[id];
+      if (!op) {
+        op = index[id] = { method: e.method, path: e.path, summary: e.summary, answer: e.answer, becomes: e.becomes,
+          nerdgraph: e.nerdgraph, fields: e.fields, count: 0, errors: 0, first_seen: e.first_seen, last_seen: e.last_seen,
+          parameters: [], metric_names: [], value_types: [], clients: [] };
+        ops.push(op);
+      }
+      op.count += e.count; op.errors += e.errors;
+      if (e.first_seen < op.first_seen) op.first_seen = e.first_seen;
+      if (e.last_seen > op.last_seen) op.last_seen = e.last_seen;
+      ['parameters', 'metric_names', 'value_types'].forEach(function (k) {
+        e[k].forEach(function (v) { if (op[k].indexOf(v) < 0) op[k].push(v); });
+      });
+      op.clients.push(e);
+    });
+    var order = function (x, y) { return x < y ? -1 : x > y ? 1 : 0; };
+    ops.forEach(function (op) { op.clients.sort(function (a, b) { return b.count - a.count || order(a.client, b.client); }); });
+    return ops.sort(function (a, b) { return b.count - a.count || order(a.path, b.path); });
+  }
+
+  // Text with \`code\` spans (compare mode's summaries) as text and <code>, never as HTML.
+  function withCode(node, text) {
+    text.split('\`').forEach(function (part, i) { node.appendChild(i % 2 ? el('code', part) : document.createTextNode(part)); });
+    return node;
+  }
+
   function render(json) {
     body = json;
-    var ops = json.report.operations;
+    var ops = byOperation(json.report.operations);
     var dl = $('figures');
     dl.textContent = '';
     var calls = 0, errors = 0, first = '', last = '', clients = {}, by = {};
@@ -112,7 +145,7 @@ const script = String.raw`'use strict';
       calls += op.count; errors += op.errors;
       if (!first || op.first_seen < first) first = op.first_seen;
       if (!last || op.last_seen > last) last = op.last_seen;
-      clients[op.client] = true;
+      op.clients.forEach(function (c) { clients[c.client] = true; });
       var kind = answered[op.answer] || 'unknown';
       by[kind] = (by[kind] || 0) + 1;
     });
@@ -130,9 +163,19 @@ const script = String.raw`'use strict';
     if (!ops.length) list.appendChild(el('p', 'No calls recorded for this key yet.'));
     ops.forEach(function (op) {
       var details = el('details');
-      details.appendChild(el('summary', op.method + ' ' + op.path + ' — ' + (op.summary || '') + ' — ' + op.count + ' call(s), ' + (answered[op.answer] || 'unknown')));
+      var families = op.clients.map(function (c) { return c.client; });
+      details.appendChild(el('summary', op.method + ' ' + op.path + ' — ' + (op.summary || '') + ' — ' + op.count + ' call(s) from ' + families.join(', ') + ', ' + (answered[op.answer] || 'unknown')));
       details.appendChild(el('p', 'Becomes: ' + op.becomes));
-      details.appendChild(el('p', 'Client ' + op.client + '; first ' + op.first_seen + ', last ' + op.last_seen + '; ' + op.errors + ' error(s)'));
+      var who = el('table', undefined, 'clients');
+      var top = el('tr');
+      ['client family', 'calls', 'errors', 'first seen', 'last seen'].forEach(function (h) { top.appendChild(el('th', h)); });
+      who.appendChild(top);
+      op.clients.forEach(function (c) {
+        var tr = el('tr');
+        [c.client, c.count, c.errors, c.first_seen, c.last_seen].forEach(function (v) { tr.appendChild(el('td', String(v))); });
+        who.appendChild(tr);
+      });
+      details.appendChild(who);
       details.appendChild(el('p', 'Parameters: ' + (op.parameters.join(', ') || 'none')));
       if (op.metric_names.length) {
         details.appendChild(el('p', 'Metric names: ' + op.metric_names.join(', ')));
@@ -169,7 +212,7 @@ const script = String.raw`'use strict';
     checks.forEach(function (v) {
       var details = el('details');
       details.open = v.differing > 0;
-      details.appendChild(el('summary', v.summary));
+      details.appendChild(withCode(el('summary'), v.summary));
       if (v.differences.length) {
         var table = el('table');
         var head = el('tr');

@@ -73,7 +73,8 @@ describe('explain mode', () => {
     const curl = explain.nerdgraph[0]!.curl!
     expect(curl).toContain('-H "API-Key: $NEW_RELIC_USER_KEY"')
     // A private NERDGRAPH_URL (here the simulator's) is shown by its setting's name (issue 22, item 2).
-    expect(curl).toContain("'$NERDGRAPH_URL'")
+    // in double quotes, so the shell expands it (test/explain/curl.test.ts runs the line).
+    expect(curl).toContain('-X POST "$NERDGRAPH_URL"')
     // The body in the curl line is the document and variables, shell-quoted.
     const body = /--data-binary '((?:[^']|'\\'')*)'$/.exec(curl)![1]!.replace(/'\\''/g, "'")
     expect(JSON.parse(body)).toEqual({

@@ -73,7 +73,7 @@ describe('explain on every operation row', () => {
         expect(explain.forwarded.method).toBe(row.method)
         // The stand-in's V2_URL is private: shown by its setting's name, as is the key.
         expect(explain.forwarded.url).toMatch(/^\$V2_URL\//)
-        expect(explain.forwarded.headers['x-api-key']).toBe('$NEW_RELIC_API_KEY')
+        expect(explain.forwarded.headers['x-api-key']).toBe('$NEW_RELIC_USER_KEY')
         expect(JSON.stringify(explain)).not.toContain(DEMO_KEYS.all)
         expect(JSON.stringify(explain)).not.toContain('simulator.test')
       }

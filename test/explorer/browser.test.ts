@@ -97,7 +97,7 @@ describe.skipIf(!chromium)('the explorer page in Chromium', () => {
     await waitStatus(/^200/)
     const first = JSON.parse(await text('#body-out')) as { applications: { id: number }[] }
     expect(first.applications).toHaveLength(200)
-    expect(await text('#curl')).toContain('$NEW_RELIC_API_KEY')
+    expect(await text('#curl')).toContain('$NEW_RELIC_USER_KEY')
     await page.click('button.link[data-rel="next"]')
     await page.waitForFunction(
       (id) => !(document.getElementById('body-out')?.textContent ?? '').includes(`"id": ${id},`),
@@ -257,6 +257,8 @@ describe.skipIf(!chromium)('the explorer page in Chromium', () => {
     await page.waitForFunction(() =>
       (document.getElementById('confirm-text')?.textContent ?? '').includes('Account:')
     )
+    // The safe button has the focus, also once "Send it" is enabled: Enter cancels.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('confirm-cancel')
     expect((await text('#confirm-text')).split('\n')).toEqual([
       'Delete policy: DELETE /v2/alerts_policies/12345.json',
       'Account: the one this key belongs to (forwarded unchanged to REST API v2)',
@@ -333,5 +335,36 @@ describe.skipIf(!chromium)('the explorer page in Chromium', () => {
     expect(sent.some((r) => r.headers['x-api-key'] === DEMO_KEYS.all)).toBe(true)
     const cookies = await page.cookies()
     expect(cookies).toEqual([])
+  })
+
+  it('in the demo, starts authorized with the demo key and names the simulator as its region', async () => {
+    const config = parseConfig({
+      PORT: '0',
+      NERDGRAPH_URL: `${sim.url}/graphql`,
+      ALLOW_HTTP: 'true',
+    })
+    const demo = await startServer(config, undefined, {
+      log: () => {},
+      demo: { key: DEMO_KEYS.all },
+    })
+    const tab = await browser.newPage()
+    try {
+      await tab.goto(`${demo.url}/explorer/`)
+      await tab.waitForSelector('button.op')
+      expect(await tab.$eval('#region', (e) => e.textContent)).toBe('simulator')
+      expect(await tab.$eval('#key-state', (e) => e.textContent)).toBe(
+        'Authorized with the demo key'
+      )
+      for (const b of await tab.$$('button.op'))
+        if ((await b.evaluate((e) => e.textContent ?? '')).startsWith('GET /v2/applications '))
+          await b.click()
+      await tab.click('#send')
+      await tab.waitForFunction(() =>
+        /^200/.test(document.getElementById('status')?.textContent ?? '')
+      )
+    } finally {
+      await tab.close()
+      await demo.close()
+    }
   })
 })

@@ -39,9 +39,27 @@ describe('the static files (explorer, explain field table)', () => {
     const html = await page.text()
     expect(html).toContain('<strong id="region">EU</strong>')
     expect(html).not.toContain('<!--region-->')
+    // Outside the demo no key is in the page, and no slot is left behind.
+    expect(html).not.toContain('v2bridge-demo-key')
+    expect(html).not.toContain('<!--demo-->')
+    // With a trailing slash: the same page.
+    const slash = await app.request(`${base}/explorer/`)
+    expect(slash.status).toBe(200)
+    expect(await slash.text()).toBe(html)
     const css = await app.request(`${base}/explorer/app.css`)
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8')
     expect(await css.text()).toBe(staticFiles['explorer/app.css'])
+  })
+
+  it('in the demo, names the simulator as the region and carries the demo key', async () => {
+    const app = createApp({
+      config: parseConfig({ REGION: 'eu' }),
+      files: staticFiles,
+      demo: { key: DEMO_KEYS.all },
+    })
+    const html = await (await app.request(`${base}/explorer`)).text()
+    expect(html).toContain('<strong id="region">simulator</strong>')
+    expect(html).toContain(`<meta name="v2bridge-demo-key" content="${DEMO_KEYS.all}">`)
   })
 
   it('are written as static assets and served identically through ASSETS (Workers)', async () => {
@@ -201,3 +219,22 @@ describe.skipIf(!hasDefinitions)(
     })
   }
 )
+
+describe('the demo (npm run demo)', () => {
+  it("keeps the banner's promise: the explorer is authorized with the first demo key", async () => {
+    const { startDemo } = await import('../../scripts/demo-server')
+    const demo = await startDemo({ PORT: '0', SIM_PORT: '0' }, () => {})
+    try {
+      expect(demo.banner).toContain(
+        `${demo.bridge.url}/explorer (every v2 operation, authorized with the first demo key)`
+      )
+      const firstKey = /Demo keys:\n {2}(\S+)/.exec(demo.banner)![1]
+      expect(firstKey).toBe(DEMO_KEYS.all)
+      const html = await (await fetch(`${demo.bridge.url}/explorer`)).text()
+      expect(html).toContain(`<meta name="v2bridge-demo-key" content="${DEMO_KEYS.all}">`)
+      expect(html).toContain('<strong id="region">simulator</strong>')
+    } finally {
+      await demo.close()
+    }
+  })
+})

@@ -23,7 +23,11 @@ export function harness(settings: ConfigInput = {}) {
     log: (line) => log.push(line),
     files: staticFiles,
     telemetry: createTelemetry,
-    trustPeer: (peer) => isTrusted(peer, trustedProxies), // requests without a peer are Worker-like
+    // As the Node entry: a peer test only when TRUSTED_PROXIES names any. Requests without a peer
+    // are Worker-like.
+    ...(trustedProxies.length
+      ? { trustPeer: (peer: string | undefined) => isTrusted(peer, trustedProxies) }
+      : {}),
   })
   /** GET a v2 path with a key (the all-accounts demo key unless given). */
   const get = (path: string, init: RequestInit & { key?: string | null } = {}) => {

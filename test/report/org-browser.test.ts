@@ -84,4 +84,51 @@ describe.skipIf(!chromium)('the organisation view page in Chromium', () => {
     expect(calls.at(-1)!.headers['authorization']).toBe(`Bearer ${token}`)
     expect(sent.every((r) => !r.url.includes(token))).toBe(true)
   })
+
+  it('fits both tables, "Last seen" included, in a 1280 px window', async () => {
+    // Long operation paths and many client families, as a real organisation's report has.
+    const agents = [
+      'curl/8',
+      'python-requests/2',
+      'Go-http-client/1.1',
+      'Terraform/1.9',
+      'okhttp/4',
+    ]
+    const paths = [
+      '/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher',
+      '/v2/applications/9045822/hosts.json',
+      '/v2/applications/9045822/metrics.json',
+      '/v2/alerts_incidents.json',
+    ]
+    for (const key of [DEMO_KEYS.all, DEMO_KEYS.one])
+      for (const [i, agent] of agents.entries())
+        await (
+          await fetch(`${bridge.url}${paths[i % paths.length]}`, {
+            headers: { 'X-Api-Key': key, 'User-Agent': agent },
+          })
+        ).arrayBuffer()
+    await page.setViewport({ width: 1280, height: 900 })
+    await page.reload()
+    await page.waitForSelector('#summary:not([hidden])')
+    const overflow = await page.$$eval('.scroll', (boxes) =>
+      boxes.map((b) => b.scrollWidth - b.clientWidth)
+    )
+    expect(overflow).toEqual([0, 0])
+    const lastSeen = await page.$$eval('th:last-child', (cells) =>
+      cells.map((c) => [c.textContent, c.getBoundingClientRect().right <= window.innerWidth])
+    )
+    expect(lastSeen).toEqual([
+      ['Last seen', true],
+      ['Last seen', true],
+    ])
+    // A time is never broken over two lines.
+    const times = await page.$$eval('#operation-rows td:last-child', (cells) =>
+      cells.map((c) => c.getBoundingClientRect().height)
+    )
+    const line = await page.$eval(
+      '#operation-rows td:nth-child(4)',
+      (c) => c.getBoundingClientRect().height
+    )
+    expect(Math.max(...times)).toBeLessThanOrEqual(line)
+  })
 })

@@ -103,6 +103,47 @@ describe('HTTPS on Node (scheme from the socket and a trusted proxy’s X-Forwar
     await expectRedirect(forwarded, 'https://127.0.0.1:8787/v2/applications.json')
   })
 
+  describe('fails closed behind trusted proxies and an https PUBLIC_URL', () => {
+    const app = createApp({
+      config: { ...strict, ...proxied, publicUrl: 'https://v2bridge.example.com' },
+      fetch: upstream().fetch,
+      trustPeer: (peer) => isTrusted(peer, proxied.trustedProxies),
+    })
+    const path = 'http://10.0.0.9:8787/v2/applications.json?page=2'
+    const target = 'https://v2bridge.example.com/v2/applications.json?page=2'
+    const from = (peer: string, proto?: string, method = 'GET') =>
+      app.request(
+        path,
+        { method, headers: proto === undefined ? {} : { 'X-Forwarded-Proto': proto } },
+        { connectionScheme: 'http' as const, peerAddress: peer }
+      )
+
+    it('serves only X-Forwarded-Proto: https from a trusted proxy', async () => {
+      expect((await from('10.0.0.5', 'https')).status).toBe(401)
+      expect((await from('10.0.0.5', 'HTTPS')).status).toBe(401)
+    })
+
+    it.each([
+      ['missing', undefined],
+      ['http', 'http'],
+      ['gopher', 'gopher'],
+      ['empty', ''],
+      ['https second', 'gopher, https'],
+    ])('redirects a read whose X-Forwarded-Proto is %s, as plain HTTP', async (_, proto) => {
+      await expectRedirect(await from('10.0.0.5', proto), target)
+    })
+
+    it('answers a write with a missing or odd X-Forwarded-Proto as plain HTTP, never serving it', async () => {
+      for (const proto of [undefined, 'gopher', 'http'])
+        await expectRedirect(await from('10.0.0.5', proto, 'POST'), target)
+    })
+
+    it('redirects plain HTTP from a peer it does not trust, whatever that peer says', async () => {
+      await expectRedirect(await from('192.0.2.1'), target)
+      await expectRedirect(await from('192.0.2.1', 'https'), target)
+    })
+  })
+
   describe('through a real socket', () => {
     let server: NodeServer | undefined
     afterEach(async () => {
@@ -119,6 +160,21 @@ describe('HTTPS on Node (scheme from the socket and a trusted proxy’s X-Forwar
       const proxied = await fetch(url, { headers: { 'X-Forwarded-Proto': 'https' } })
       expect(proxied.status).toBe(401)
       expect(await proxied.json()).toEqual({ error: { title: 'No API key specified' } })
+    })
+
+    it('with TRUSTED_PROXIES and an https PUBLIC_URL, redirects a connection whose proxy says nothing or gopher', async () => {
+      const publicUrl = 'https://v2bridge.example.com'
+      const config = { ...strict, port: 0, trustedProxies: ['127.0.0.1'], publicUrl }
+      server = await startServer(config, upstream().fetch, { log: () => {} })
+      const url = `${server.url}/v2/applications.json`
+      const say = (proto?: string) =>
+        fetch(url, {
+          redirect: 'manual',
+          headers: proto === undefined ? {} : { 'X-Forwarded-Proto': proto },
+        })
+      await expectRedirect(await say(), `${publicUrl}/v2/applications.json`)
+      await expectRedirect(await say('gopher'), `${publicUrl}/v2/applications.json`)
+      expect((await say('https')).status).toBe(401)
     })
   })
 })
