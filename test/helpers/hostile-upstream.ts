@@ -5,6 +5,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { gzipSync } from 'node:zlib'
+import { createSimulator, DEMO_KEYS } from '../../simulator'
+import { createApp } from '../../src/app'
+import { parseConfig, type ConfigInput } from '../../src/core/config'
+import { nodeTransport } from '../../src/node/transport'
 
 export interface Call {
   method: string
@@ -115,3 +119,43 @@ export const hugeString = endless(200, 'application/json', 200, '{"data":{"s":"'
 
 /** The call is taken and its connection dropped without an answer. */
 export const dropped: Hostility = (res) => res.socket?.destroy()
+
+const started: HostileUpstream[] = []
+
+/** Closes every upstream `bridgeBefore` started (call it after each test). */
+export const closeHostile = () => Promise.all(started.splice(0).map((u) => u.close()))
+
+/**
+ * v2bridge over the Node transport, in front of a NerdGraph (`/graphql`) and a v2 (`/v2`) that
+ * answer as the simulator does except where `pick` chooses. `call` sends the all-accounts demo key,
+ * account 1000001 and a JSON content type unless told otherwise.
+ */
+export async function bridgeBefore(
+  pick: (call: Call) => Hostility | undefined,
+  settings: ConfigInput = {}
+) {
+  const sim = createSimulator()
+  const upstream = await hostileUpstream(pick, (req) => sim.fetch(req))
+  started.push(upstream)
+  const app = createApp({
+    config: parseConfig({
+      NERDGRAPH_URL: `${upstream.url}/graphql`,
+      V2_URL: `${upstream.url}/v2`,
+      ALLOW_HTTP: 'true',
+      ...settings,
+    }),
+    fetch: nodeTransport(),
+    log: () => {},
+  })
+  const call = (path: string, init: RequestInit = {}) =>
+    app.request(path, {
+      ...init,
+      headers: {
+        'X-Api-Key': DEMO_KEYS.all,
+        'X-Account-Id': '1000001',
+        'Content-Type': 'application/json',
+        ...init.headers,
+      },
+    })
+  return { call, upstream }
+}

@@ -4,11 +4,8 @@
  * 502 at once, with the rest of the answer never read.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { createSimulator, DEMO_KEYS } from '../../simulator'
-import { createApp } from '../../src/app'
-import { parseConfig, type ConfigInput } from '../../src/core/config'
+import { parseConfig } from '../../src/core/config'
 import { titles } from '../../src/core/errors'
-import { nodeTransport } from '../../src/node/transport'
 import {
   AnswerTooLarge,
   boundedFetch,
@@ -19,44 +16,13 @@ import { forwardStatus, transportStatus } from '../../mappings/upstream-errors'
 import {
   endless,
   gzipBomb,
-  hostileUpstream,
+  bridgeBefore,
+  closeHostile,
   hugeString,
   type Call,
-  type HostileUpstream,
-  type Hostility,
 } from '../helpers/hostile-upstream'
 
-const upstreams: HostileUpstream[] = []
-afterEach(async () => {
-  await Promise.all(upstreams.splice(0).map((u) => u.close()))
-})
-
-/** v2bridge over the Node transport, in front of a hostile NerdGraph and v2 that answer as the
- * simulator does except where `pick` chooses. */
-async function bridgeBefore(
-  pick: (call: Call) => Hostility | undefined,
-  settings: ConfigInput = {}
-) {
-  const sim = createSimulator()
-  const upstream = await hostileUpstream(pick, (req) => sim.fetch(req))
-  upstreams.push(upstream)
-  const app = createApp({
-    config: parseConfig({
-      NERDGRAPH_URL: `${upstream.url}/graphql`,
-      V2_URL: `${upstream.url}/v2`,
-      ALLOW_HTTP: 'true',
-      ...settings,
-    }),
-    fetch: nodeTransport(),
-    log: () => {},
-  })
-  const call = (path: string, init: RequestInit = {}) =>
-    app.request(path, {
-      ...init,
-      headers: { 'X-Api-Key': DEMO_KEYS.all, 'X-Account-Id': '1000001', ...init.headers },
-    })
-  return { call, upstream, sim }
-}
+afterEach(closeHostile)
 
 const graphql = (c: Call) => c.path === '/graphql'
 const tooLarge = { error: { title: transportStatus.tooLarge.title } }
