@@ -10,6 +10,7 @@ import { parseNodeConfig } from '../node/config'
 import { startLine } from '../node/lifecycle'
 import { reportOption, startServer } from '../node'
 import { doctor, Unreachable } from './doctor'
+import { cliFetch } from './key-transport'
 import { doctorBridge } from './doctor-bridge'
 import { explainUrl } from './explain'
 import { runVerify, verifyOptions, verifyUsage } from './verify-command'
@@ -89,7 +90,7 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
     return fail(io, '--account is a positive integer')
   const endpoint = v['nerdgraph-url'] ?? nerdgraphUrls[region]
   const key = v.key ?? io.env['NEW_RELIC_USER_KEY']
-  const fetchOption = io.fetch ? { fetch: io.fetch } : {}
+  const fetchOption = { fetch: cliFetch(io.fetch) }
 
   if (command === 'doctor') {
     if (!key) return fail(io, 'doctor needs --key (a NerdGraph user key, NRAK-…)')

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises'
 import type { Region } from '../core/config'
 import { verificationBody } from '../report/view'
 import { Unreachable, verify, verifyLines } from './verify'
+import { cliFetch } from './key-transport'
 
 export const verifyUsage = `  verify --key KEY [--region us|eu] [--v2-url URL] [--nerdgraph-url URL]
          [--urls FILE | --from-report URL|FILE | --apps N] [--allow PATH]... [--format table|json]
@@ -70,7 +71,7 @@ export async function runVerify(v: Given, x: Context): Promise<number> {
       ...(v['v2-url'] ? { v2Url: v['v2-url'] } : {}),
       ...(urls !== undefined ? { urls } : {}),
       ...(fromReport ? { fromReport } : {}),
-      ...(x.io.fetch ? { fetch: x.io.fetch } : {}),
+      fetch: cliFetch(x.io.fetch),
     })
   } catch (err) {
     if (err instanceof Unreachable) return x.fail(err.message)

@@ -5,6 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfig } from '../../src/core/config'
+import { main } from '../../src/cli/main'
+import { DEMO_KEYS } from '../../simulator'
 import { titles } from '../../src/core/errors'
 import {
   AnswerTooLarge,
@@ -156,5 +158,23 @@ describe('readAnswer over a fetch Response (the Worker’s and the command line�
     await expect((await fetchOf(50)('http://x.test')).json()).rejects.toBeInstanceOf(AnswerTooLarge)
     await expect((await fetchOf(50)('http://x.test')).text()).rejects.toBeInstanceOf(AnswerTooLarge)
     expect((await (await fetchOf(1)('http://x.test')).text()).length).toBe(2 ** 20)
+  })
+
+  it('bounds the command line’s reads: doctor before a NerdGraph answering 200 MiB', async () => {
+    const { body, seen } = stream(200)
+    const out: string[] = []
+    const code = await main(
+      ['doctor', '--key', DEMO_KEYS.all, '--nerdgraph-url', 'http://nerdgraph.test/graphql'],
+      {
+        out: (l) => out.push(l),
+        err: (l) => out.push(l),
+        env: {},
+        fetch: (async () =>
+          new Response(body, { headers: { 'Content-Type': 'application/json' } })) as typeof fetch,
+      }
+    )
+    expect(code).not.toBe(0)
+    expect(seen.pulled).toBeLessThan(40) // 32 MiB, and a few chunks in flight
+    expect(seen.cancelled).toBe(true)
   })
 })
