@@ -28,6 +28,7 @@ import {
 } from './fault'
 import { createUpstreamLimits, OverloadError, type UpstreamLimits } from './limits'
 import { AnswerTooLarge, defaultAnswerMaxBytes } from './answer-body'
+import { copyJson } from './json-copy'
 import type { Telemetry } from './telemetry'
 
 export type { GraphQLErrorLike, NerdGraphResult }
@@ -240,7 +241,7 @@ export function createUpstream(
         })
         if (!leader) caller.onAccepted?.() // the leader's answer was a GraphQL result
         // Followers get their own copy: a route may reshape what it receives.
-        return leader ? result : structuredClone(result)
+        return leader ? result : copyJson(result)
       },
     }
   }
