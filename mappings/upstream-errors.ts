@@ -52,6 +52,8 @@ export const transportStatus = {
   http5xx: { status: 502, title: failed },
   badBody: { status: 502, title: 'NerdGraph sent a body that is not JSON' },
   httpOther: { status: 502, title: failed },
+  // Past UPSTREAM_MAX_BYTES (src/upstream/answer-body.ts): never read whole, never retried.
+  tooLarge: { status: 502, title: 'NerdGraph sent an answer larger than UPSTREAM_MAX_BYTES' },
 } as const satisfies Record<string, { status: 502 | 504; title: string }>
 
 const v2 = "New Relic's REST API v2"
@@ -61,4 +63,5 @@ export const forwardStatus = {
   timeout: { status: 504, title: `${v2} did not answer in time` },
   network: { status: 502, title: `${v2} could not be reached` },
   badGateway: { status: 502, title: `${v2} failed to answer` },
+  tooLarge: { status: 502, title: `${v2} sent an answer larger than UPSTREAM_MAX_BYTES` },
 } as const satisfies Record<string, { status: 502 | 504; title: string }>

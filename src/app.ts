@@ -13,7 +13,14 @@ import { V2Error, titles } from './core/errors'
 import { keyFingerprint, VerifiedKeys, type Fingerprint } from './core/identity'
 import { createUpstream, type Upstream } from './upstream/nerdgraph'
 import { pinnedAccount } from './entities/resolve'
-import { bodyLimitOf, bodyLimits, checkEncoding, ClientAbort, readCapped } from './http/body'
+import {
+  bodyLimitOf,
+  bodyLimits,
+  checkEncoding,
+  ClientAbort,
+  getBodyOf,
+  readCapped,
+} from './http/body'
 import { checkKey } from './upstream/key-check'
 import { V2Params, paramsFromBody } from './http/params'
 import { formatOf, pathWithoutFormat, type Format } from './http/render'
@@ -165,6 +172,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
         endpoint: config.nerdgraphUrl,
         limits,
         telemetry,
+        maxAnswerBytes: config.upstreamMaxBytes,
         ...(upstreamFetch ? { fetch: upstreamFetch } : {}),
         ...(options.clock ? { clock: options.clock } : {}),
       })
@@ -328,6 +336,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     const res = await forward(req ?? c.req.raw, req ? undefined : c.env?.getBody, {
       base: config.v2Url,
       timeoutMs: config.upstreamTimeoutMs,
+      maxBytes: config.upstreamMaxBytes,
       // A comparison's own v2 reads wait in a lane of their own, never in the key's.
       partition: comparison ? `compare:${c.get('keyHash')}` : c.get('keyHash'),
       limits,
@@ -506,7 +515,7 @@ async function bodyParams(
     req.method === 'GET' || req.method === 'HEAD'
       ? postedBodies.has(req)
         ? postedBodies.get(req)
-        : env?.getBody?.()
+        : getBodyOf(req, env?.getBody)
       : req.body
   if (stream) checkEncoding(req.headers)
   const text = await readCapped(stream, limit, req.headers.get('content-length'))

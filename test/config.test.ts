@@ -11,6 +11,7 @@ describe('parseConfig', () => {
       host: '127.0.0.1',
       accountId: undefined,
       upstreamTimeoutMs: 30000,
+      upstreamMaxBytes: 32 * 2 ** 20,
       allowHttp: false,
       shutdownGraceMs: 8000,
       logLevel: 'info',

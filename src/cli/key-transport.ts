@@ -3,8 +3,10 @@
  * Where the command line may send a key, and how: over TLS, or in clear only to this machine (a
  * demo, a bridge behind a local proxy); a redirect is followed only on the same origin, never with
  * the key to another host; every call has a deadline. Every upstream answer the command line reads
- * is read by `bodyText` (one place for a byte limit). Used by doctor, `doctor --bridge` and verify.
+ * is read by `bodyText`, through `cliFetch`'s byte limit. Used by doctor, `doctor --bridge` and verify.
  */
+import { defaultAnswerMaxBytes } from '../core/config'
+import { boundedFetch } from '../upstream/answer-body'
 
 const loopback = ['localhost', '127.0.0.1', '[::1]']
 
@@ -100,4 +102,13 @@ export async function bodyJson(res: Response): Promise<unknown> {
   } catch {
     return undefined
   }
+}
+
+/** The command line's fetch (`doctor`, `verify`): every answer's body, read any way, fails past
+ * `UPSTREAM_MAX_BYTES` decoded bytes, as the server's upstream reads do (src/upstream/answer-body.ts). */
+export function cliFetch(
+  fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init),
+  maxBytes = defaultAnswerMaxBytes
+): typeof fetch {
+  return boundedFetch(fetchImpl, maxBytes)
 }

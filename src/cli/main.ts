@@ -14,7 +14,7 @@ import { reportOption, startServer } from '../node'
 import { doctor, Unreachable } from './doctor'
 import { doctorBridge } from './doctor-bridge'
 import { explainUrl } from './explain'
-import { KeyRefused } from './key-transport'
+import { cliFetch, KeyRefused } from './key-transport'
 import { runVerify, verifyOptions, verifyUsage, type Given } from './verify-command'
 import { packageVersion } from '../node/process-metrics'
 
@@ -165,7 +165,7 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
     return fail(io, '--account is a positive integer')
   const endpoint = v['nerdgraph-url'] ?? nerdgraphUrls[regionName]
   const apiKey = v.key ?? io.env['NEW_RELIC_USER_KEY']
-  const fetchOption = io.fetch ? { fetch: io.fetch } : {}
+  const fetchOption = { fetch: cliFetch(io.fetch) }
 
   if (command === 'doctor') {
     if (!apiKey) return fail(io, 'doctor needs --key (a NerdGraph user key, NRAK-…)')

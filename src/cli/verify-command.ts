@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 import type { Region } from '../core/config'
 import { verificationBody } from '../report/view'
 import { Unreachable, verify, verifyLines } from './verify'
-import { KeyRefused } from './key-transport'
+import { cliFetch, KeyRefused } from './key-transport'
 
 export const verifyUsage = `  verify --key KEY [--region us|eu] [--v2-url URL] [--nerdgraph-url URL | --bridge URL]
          [--urls FILE | --from-report URL|FILE | --apps N] [--allow PATH]... [--format table|json]
@@ -103,7 +103,7 @@ export async function runVerify(v: Given, x: Context): Promise<number> {
       deadlineMs,
       ...(urls !== undefined ? { urls } : {}),
       ...(fromReport ? { fromReport } : {}),
-      ...(x.io.fetch ? { fetch: x.io.fetch } : {}),
+      fetch: cliFetch(x.io.fetch),
     })
   } catch (err) {
     if (err instanceof Unreachable || err instanceof KeyRefused) return x.fail(err.message)

@@ -21,6 +21,11 @@ export const v2Urls = {
   eu: 'https://api.eu.newrelic.com/v2',
 } as const
 
+/** `UPSTREAM_MAX_BYTES` unset: about four times the largest answer v2bridge asks for, v2's XML of
+ * the largest metric-data call (7.8 MiB; NerdGraph's answer to it is 3.6 MiB, `npm run
+ * bench:payload`). Read by src/upstream/answer-body.ts. */
+export const defaultAnswerMaxBytes = 32 * 2 ** 20
+
 export type Region = keyof typeof nerdgraphUrls
 
 export interface Config {
@@ -30,6 +35,8 @@ export interface Config {
   host: string
   accountId: number | undefined
   upstreamTimeoutMs: number
+  /** Decoded bytes of one upstream answer read at most (src/upstream/answer-body.ts). */
+  upstreamMaxBytes: number
   allowHttp: boolean
   shutdownGraceMs: number
   logLevel: LogLevel
@@ -148,6 +155,7 @@ const settings = {
   HOST: text,
   ACCOUNT_ID: integer(1, 9_999_999_999),
   UPSTREAM_TIMEOUT_MS: integer(100, 120_000),
+  UPSTREAM_MAX_BYTES: integer(64 * 1024, 2 ** 31),
   ALLOW_HTTP: bool,
   SHUTDOWN_GRACE_MS: integer(0, 600_000),
   LOG_LEVEL: oneOf(logLevels),
@@ -204,6 +212,7 @@ export function parseConfig(raw: ConfigInput = {}): Config {
     host: v.HOST ?? '127.0.0.1',
     accountId: v.ACCOUNT_ID,
     upstreamTimeoutMs: v.UPSTREAM_TIMEOUT_MS ?? 30_000,
+    upstreamMaxBytes: v.UPSTREAM_MAX_BYTES ?? defaultAnswerMaxBytes,
     allowHttp: v.ALLOW_HTTP ?? false,
     shutdownGraceMs: v.SHUTDOWN_GRACE_MS ?? 8_000,
     logLevel: v.LOG_LEVEL ?? 'info',

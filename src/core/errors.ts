@@ -51,6 +51,9 @@ export const titles = {
   /** A write whose answer was lost after it was sent: it may have happened (issue 22, item 7). */
   writeUnconfirmed:
     'NerdGraph did not confirm the change, which may have been applied: check before retrying',
+  /** The same for a write v2bridge forwarded to v2 (src/http/forward.ts; issue 40, item 6). */
+  forwardedWriteUnconfirmed:
+    "New Relic's REST API v2 did not confirm the change, which may have been applied: check before retrying",
 } as const
 
 /** A 429 with both v2 header families and `Retry-After` (D-429; mappings/rate-limit-headers.ts). */

@@ -42,6 +42,19 @@ export function checkEncoding(headers: Headers): void {
     throw new V2Error(415, 'Unsupported Content-Encoding: send the body without compression')
 }
 
+/**
+ * The body of a GET (or HEAD) `req`: curl `-X GET -d …` sends a form body on GET, the command
+ * template of New Relic's v2 docs (D-intro: `curl -X GET URL -H "Api-Key:$API_KEY" -d 'PAYLOAD'`).
+ * The Worker's request carries it; on Node, fetch's `Request` drops it and the entry hands it over
+ * as `getBody` (src/node.ts). Both entries read the same parameters from it (issue 40, item 5).
+ */
+export function getBodyOf(
+  req: Request,
+  getBody?: () => ReadableStream<Uint8Array> | null
+): ReadableStream<Uint8Array> | null {
+  return getBody?.() ?? req.body
+}
+
 /** Reads `stream` as UTF-8 text of at most `limit` bytes; 413 once more arrives. */
 export async function readCapped(
   stream: ReadableStream<Uint8Array> | null | undefined,

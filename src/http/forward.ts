@@ -5,13 +5,15 @@
  * (`V2_URL`): method, path, query, body and key as they came, headers allowlisted both ways
  * (`forwardedHeaders`). v2's answers, its errors included, come back as they are. Around the one fetch,
  * as for NerdGraph calls: the key's slots (src/upstream/limits.ts), the read/write retry policy within
- * `UPSTREAM_TIMEOUT_MS` (src/upstream/retry.ts), and faults as v2 errors (mappings/upstream-errors.ts).
+ * `UPSTREAM_TIMEOUT_MS` (src/upstream/retry.ts), the answer read within `UPSTREAM_MAX_BYTES`
+ * (src/upstream/answer-body.ts), faults as v2 errors (mappings/upstream-errors.ts), and a write
+ * whose answer was lost said to be maybe applied, as NerdGraph writes are (src/upstream/nerdgraph.ts).
  * With src/upstream/nerdgraph.ts, the only module that does upstream I/O; the key travels in its header only.
  */
 import { rateLimitHeaderTable } from '../../mappings/rate-limit-headers'
 import { forwardStatus } from '../../mappings/upstream-errors'
-import { bodyLimits, checkEncoding, readCapped } from './body'
-import { V2Error, tooManyRequests } from '../core/errors'
+import { bodyLimits, checkEncoding, readCapped, getBodyOf } from './body'
+import { V2Error, titles, tooManyRequests } from '../core/errors'
 import { paramsFromBody } from './params'
 import { bytesResponse } from './respond'
 import {
@@ -19,15 +21,20 @@ import {
   systemClock,
   UpstreamFault,
   withRetry,
+  type FaultKind,
   type RetryClock,
 } from '../upstream/retry'
 import { parseRetryAfter } from '../upstream/fault'
 import { OverloadError, type UpstreamLimits } from '../upstream/limits'
+import { AnswerTooLarge, defaultAnswerMaxBytes, readAnswer } from '../upstream/answer-body'
+import { unconfirmed } from '../upstream/nerdgraph'
 
 export interface ForwardOptions {
   /** `V2_URL`, e.g. `https://api.newrelic.com/v2`. */
   base: string
   timeoutMs: number
+  /** `UPSTREAM_MAX_BYTES`: decoded bytes of v2's answer read at most. */
+  maxBytes?: number
   /** Fingerprint of the key: the partition of the limits. */
   partition: string
   limits: UpstreamLimits
@@ -87,8 +94,9 @@ export function forwardUrl(base: string, url: URL): string {
 }
 
 /**
- * Forwards `req`. A GET body (curl `-X GET -d`, read on Node from `getBody`) cannot travel on a fetch
- * GET: its parameters join the query string, where Rails reads them the same way (src/http/params.ts).
+ * Forwards `req`. A GET body (curl `-X GET -d`; src/http/body.ts `getBodyOf`) cannot travel on a
+ * fetch GET: its parameters join the query string, where Rails reads them the same way
+ * (src/http/params.ts).
  */
 export async function forward(
   req: Request,
@@ -103,8 +111,13 @@ export async function forward(
   )
   let body: string | undefined
   checkEncoding(req.headers)
-  if (req.method === 'GET' || req.method === 'HEAD') {
-    const text = await readCapped(getBody?.(), bodyLimits.read, req.headers.get('content-length'))
+  const isRead = req.method === 'GET' || req.method === 'HEAD'
+  if (isRead) {
+    const text = await readCapped(
+      getBodyOf(req, getBody),
+      bodyLimits.read,
+      req.headers.get('content-length')
+    )
     for (const [k, v] of paramsFromBody(text, req.headers.get('content-type') ?? undefined))
       url.searchParams.append(k, v)
     headers.delete('content-type')
@@ -117,8 +130,11 @@ export async function forward(
   if (target.length > maxForwardUrl) throw new V2Error(414, 'URI Too Long')
   const clock = options.clock ?? systemClock
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
-  const policy = retryPolicies[req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write']
+  const policy = retryPolicies[isRead ? 'read' : 'write']
   const deadline = clock.now() + options.timeoutMs
+  const maxBytes = options.maxBytes ?? defaultAnswerMaxBytes
+  /** The kind of the last failed attempt: whether a write may have run. */
+  let lastKind: FaultKind | undefined
 
   const attempt = async (remainingMs: number): Promise<Response> => {
     const controller = new AbortController()
@@ -145,35 +161,57 @@ export async function forward(
           } catch (err) {
             throw controller.signal.aborted ? controller.signal.reason : faultOf('network', err)
           }
-          return settle(res, await res.arrayBuffer(), (h) => onOrigin(h, options))
+          const bytes = await readAnswer(res, 'bytes', maxBytes)
+          return settle(res, bytes, (h) => onOrigin(h, options))
         }),
         timedOut,
       ])
     } catch (err) {
       if (err instanceof OverloadError) throw new UpstreamFault('final', tooManyRequests(1))
+      // An answer too large to read is not retried, but a write it answered may have run.
+      if (err instanceof AnswerTooLarge) {
+        lastKind = 'badBody'
+        throw faultOf('tooLarge', err)
+      }
+      if (err instanceof UpstreamFault) lastKind = err.kind
       throw err
     } finally {
       clearTimeout(timer)
       options.onUpstream?.(clock.now() - sentAt)
     }
   }
-  return withRetry(attempt, policy, {
+  const answer = withRetry(attempt, policy, {
     deadline,
     minAttemptMs: Math.min(1000, options.timeoutMs / 4),
     clock,
   })
+  if (isRead) return answer
+  return answer.catch((err: unknown) =>
+    Promise.reject(unconfirmed(err, lastKind, titles.forwardedWriteUnconfirmed))
+  )
 }
 
 const fault504 = () => faultOf('timeout')
 
+/** The retry kind of each forwarding fault (src/upstream/retry.ts). */
+const faultKinds = {
+  timeout: 'timeout',
+  network: 'network',
+  badGateway: 'http5xx',
+  tooLarge: 'final',
+} as const satisfies Record<keyof typeof forwardStatus, FaultKind>
+
 function faultOf(which: keyof typeof forwardStatus, cause?: unknown): UpstreamFault {
   const { status, title } = forwardStatus[which]
-  const kind = which === 'badGateway' ? 'http5xx' : which
-  return new UpstreamFault(kind, new V2Error(status, title, { cause }))
+  return new UpstreamFault(faultKinds[which], new V2Error(status, title, { cause }))
 }
 
 /** v2's answer as it is, but 429 and 5xx: faults the retry policy may try again, then v2 errors. */
-function settle(res: Response, bytes: ArrayBuffer, rebase: (h: Headers) => Headers): Response {
+function settle(
+  res: Response,
+  bytes: Uint8Array<ArrayBuffer>,
+  rebase: (h: Headers) => Headers
+): Response {
   if (res.status === 429) {
     // v2 sends X-RateLimit-Reset (epoch seconds) on 429, Retry-After on overload (D-429).
     const reset = Number(res.headers.get('x-ratelimit-reset'))
@@ -194,7 +232,7 @@ function settle(res: Response, bytes: ArrayBuffer, rebase: (h: Headers) => Heade
   }
   return res.status === 204 || res.status === 304
     ? new Response(null, init)
-    : bytesResponse(new Uint8Array(bytes), init)
+    : bytesResponse(bytes, init)
 }
 
 /**

@@ -15,6 +15,13 @@ import https from 'node:https'
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import { JsonReader } from './json-reader'
+import {
+  AnswerTooLarge,
+  boundedRead,
+  declaredTooLarge,
+  type BoundedAnswer,
+  type ReadAs,
+} from '../upstream/answer-body'
 
 /** Content codings a NerdGraph answer may come in (RFC 9110 §8.4.1), with their decoders. */
 const decoders: Record<string, () => NodeJS.ReadWriteStream> = {
@@ -47,7 +54,8 @@ interface BodyControl {
   failed(): { error: unknown } | undefined
   /** `reject` is called if the call fails while its body is read. */
   watch(reject: (err: unknown) => void): void
-  /** Ends the call (the body could not be read as asked): its connection is not used again. */
+  /** Ends the call (the body could not be read as asked): its connection is not used again, and
+   * nothing more of the body is read or decoded. */
   cancel(): void
   /** The body was read through. */
   done(): void
@@ -57,8 +65,9 @@ interface BodyControl {
  * An answer, given as soon as its head is in, as fetch gives a `Response`; its body is read once, as
  * a fetch body is, by `text`, `arrayBuffer` or `json`. `json` parses the chunks as they arrive
  * (src/node/json-reader.ts): the largest NerdGraph answer is never held whole (issue 27).
+ * src/upstream/answer-body.ts `readAnswer` reads it within a byte limit (`boundedRead`).
  */
-class Answer {
+class Answer implements BoundedAnswer {
   readonly ok: boolean
   readonly headers: AnswerHeaders
   private used = false
@@ -74,6 +83,18 @@ class Answer {
   text(): Promise<string> {
     return this.bytes().then(textOf)
   }
+  /** The body read as `as` says, failing with `AnswerTooLarge` once more than `maxBytes` decoded
+   * bytes arrive: the call is then ended, so no more is read or inflated. */
+  [boundedRead](as: ReadAs, maxBytes: number): Promise<unknown> {
+    if (declaredTooLarge(this.headers, maxBytes)) {
+      this.used = true
+      this.control.cancel()
+      return Promise.reject(new AnswerTooLarge(maxBytes))
+    }
+    if (as === 'json') return this.json(maxBytes)
+    const bytes = this.bytes(maxBytes)
+    return as === 'text' ? bytes.then(textOf) : bytes
+  }
   arrayBuffer(): Promise<ArrayBuffer> {
     return this.bytes().then((b) =>
       b.byteOffset === 0 && b.length === b.buffer.byteLength
@@ -83,14 +104,15 @@ class Answer {
   }
   /** `JSON.parse` of the body's text. A body past `readFrom` bytes is parsed chunk by chunk as it
    * arrives; a smaller one, most answers, at once. */
-  json(): Promise<unknown> {
+  json(maxBytes = Infinity): Promise<unknown> {
     let chunks: Buffer[] = []
     let size = 0
     let reader: JsonReader | undefined
     const take = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > maxBytes) throw new AnswerTooLarge(maxBytes)
       if (reader) return reader.push(chunk)
       chunks.push(chunk)
-      size += chunk.length
       if (size < readFrom) return
       reader = new JsonReader()
       for (const early of chunks) reader.push(early)
@@ -102,11 +124,14 @@ class Answer {
         : JSON.parse(textOf(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
     )
   }
-  private bytes(): Promise<Buffer> {
+  private bytes(maxBytes = Infinity): Promise<Buffer> {
     const chunks: Buffer[] = []
-    return this.consume((chunk) => chunks.push(chunk)).then(() =>
-      chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
-    )
+    let size = 0
+    const take = (chunk: Buffer) => {
+      if ((size += chunk.length) > maxBytes) throw new AnswerTooLarge(maxBytes)
+      chunks.push(chunk)
+    }
+    return this.consume(take).then(() => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
   }
   /** Hands every chunk to `take`; settles at the body's end, or fails as the call or `take` does. */
   private consume(take: (chunk: Buffer) => unknown): Promise<void> {
@@ -202,7 +227,10 @@ export function nodeTransport(
           const answer = new Answer(res.statusCode ?? 0, res.headers, stream, {
             failed: () => failure,
             watch: (reject) => (watcher = reject),
-            cancel: () => request.destroy(),
+            cancel: () => {
+              request.destroy()
+              if (stream !== res) stream.destroy() // the decoder: no more inflating
+            },
             done,
           })
           // As fetch does: the answer is given at its head; the abort signal still holds while

@@ -27,6 +27,8 @@ import {
   type NerdGraphResult,
 } from './fault'
 import { createUpstreamLimits, OverloadError, type UpstreamLimits } from './limits'
+import { AnswerTooLarge, defaultAnswerMaxBytes } from './answer-body'
+import { copyJson } from './json-copy'
 import type { Telemetry } from './telemetry'
 
 export type { GraphQLErrorLike, NerdGraphResult }
@@ -59,6 +61,8 @@ export interface NerdGraphOptions {
   onUpstream?: (ms: number) => void
   /** Counts requests, retries and faults for `/metrics` (src/upstream/telemetry.ts). */
   telemetry?: Pick<Telemetry, 'upstreamAttempt' | 'upstreamRetry' | 'upstreamFault'>
+  /** `UPSTREAM_MAX_BYTES`: an answer's body past it is not read (src/upstream/answer-body.ts). */
+  maxAnswerBytes?: number
 }
 
 export interface NerdGraph {
@@ -104,7 +108,10 @@ export interface Upstream {
  * one-operation document (GraphQL over HTTP: "operationName … optional").
  */
 export function createUpstream(
-  options: Pick<NerdGraphOptions, 'endpoint' | 'fetch' | 'limits' | 'clock' | 'telemetry'>
+  options: Pick<
+    NerdGraphOptions,
+    'endpoint' | 'fetch' | 'limits' | 'clock' | 'telemetry' | 'maxAnswerBytes'
+  >
 ): Upstream {
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   const limits = options.limits ?? createUpstreamLimits()
@@ -121,6 +128,7 @@ export function createUpstream(
     },
     headers: { 'User-Agent': 'v2bridge' },
     errorPolicy: 'all',
+    maxBytes: options.maxAnswerBytes ?? defaultAnswerMaxBytes,
   })
   const operations = new Map<string, ReturnType<typeof operationOf>>()
   const operation = (document: string) => {
@@ -175,7 +183,8 @@ export function createUpstream(
           sentAt === undefined && err instanceof UpstreamFault && err.kind === 'timeout'
         const fault = queuedOut ? new UpstreamFault('final', tooManyRequests(1)) : toFault(err)
         const kind = fault instanceof UpstreamFault ? fault.kind : 'final'
-        body.lastKind = kind
+        // An answer too large to read is not retried, but a write it answered may have run.
+        body.lastKind = err instanceof AnswerTooLarge ? 'badBody' : kind
         telemetry?.upstreamFault(queuedOut || err instanceof OverloadError ? 'overload' : kind)
         throw fault
       } finally {
@@ -221,7 +230,9 @@ export function createUpstream(
             }
           )
         if (op.isMutation)
-          return run().catch((err: unknown) => Promise.reject(unconfirmed(err, body.lastKind)))
+          return run().catch((err: unknown) =>
+            Promise.reject(unconfirmed(err, body.lastKind, titles.writeUnconfirmed))
+          )
         const id = `${caller.partition}\u0000${partial}\u0000${json}`
         let leader = false
         const result = await limits.coalesce(id, () => {
@@ -230,7 +241,7 @@ export function createUpstream(
         })
         if (!leader) caller.onAccepted?.() // the leader's answer was a GraphQL result
         // Followers get their own copy: a route may reshape what it receives.
-        return leader ? result : structuredClone(result)
+        return leader ? result : copyJson(result)
       },
     }
   }
@@ -254,12 +265,13 @@ class FetchFailed extends Error {
   override name = 'FetchFailed'
 }
 
-/** A write that failed with a 5xx after it was sent (a lost or garbled answer, a timeout, NerdGraph
- * failing mid-way) may have happened: it is never answered with a read's title, so no client
- * retries it blindly. A 429 was refused before running (src/upstream/retry.ts). */
-function unconfirmed(err: unknown, kind: FaultKind | undefined): unknown {
+/** A write that failed with a 5xx after it was sent (a lost, garbled or too large answer, a
+ * timeout, the upstream failing mid-way) may have happened: it is never answered with a read's
+ * title, so no client retries it blindly. A 429 was refused before running (src/upstream/retry.ts).
+ * The rule of every write, NerdGraph's and those forwarded to v2 (src/http/forward.ts). */
+export function unconfirmed(err: unknown, kind: FaultKind | undefined, title: string): unknown {
   if (!(err instanceof V2Error) || err.status < 500 || !kind || !mayHaveRun.has(kind)) return err
-  return new V2Error(err.status, titles.writeUnconfirmed, { cause: err })
+  return new V2Error(err.status, title, { cause: err })
 }
 
 /** Faults after which a sent mutation may have run: no answer, a lost or garbled one, or NerdGraph
@@ -274,6 +286,7 @@ function toFault(err: unknown): unknown {
     return httpFault(err.response.status, errors, err.response.headers.get('retry-after'))
   }
   if (err instanceof FetchFailed) return transportFault('network')
+  if (err instanceof AnswerTooLarge) return transportFault('tooLarge', 'final')
   // The client throws while parsing a 2xx body that is not a GraphQL JSON result.
   return transportFault('badBody')
 }

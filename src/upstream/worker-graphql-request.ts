@@ -12,6 +12,8 @@
  * About 8 KiB of the Worker, minified, that the Worker's size budget (scripts/size.sh) needs.
  */
 
+import { readAnswer } from './answer-body'
+
 /** A tagged template that returns the document as written (graphql-request's `gql`). */
 export const gql = (chunks: TemplateStringsArray, ...values: unknown[]): string =>
   chunks.reduce(
@@ -76,6 +78,9 @@ export interface ClientOptions {
   headers?: Record<string, string>
   errorPolicy?: 'none' | 'all'
   excludeOperationName?: boolean
+  /** v2bridge's own addition: the answer's body is read within this many decoded bytes
+   * (src/upstream/answer-body.ts); past it the call rejects with `AnswerTooLarge`. */
+  maxBytes?: number
 }
 
 export class GraphQLClient {
@@ -112,13 +117,15 @@ export class GraphQLClient {
     if (signal) init.signal = signal
     const res = await (this.options.fetch ?? fetch)(this.url, init)
     const type = res.headers.get('content-type')
-    // A JSON answer of a 2xx is parsed as its body is read (`Response.json`; on Node, chunk by chunk:
+    // A JSON answer of a 2xx is parsed as its body is read (on Node, chunk by chunk:
     // src/node/transport.ts), never held as text; `body` is then empty. Any other is read as text.
+    // Both within `maxBytes`: an answer past it rejects (AnswerTooLarge), whatever its status.
+    const maxBytes = this.options.maxBytes ?? Infinity
     let body = ''
     let result: Error | Record<string, unknown>
     if (res.ok && isJson(type))
-      result = await res.json().then(checked, (err: unknown) => err as Error)
-    else result = resultOf((body = await res.text()), type)
+      result = await readAnswer(res, 'json', maxBytes).then(checked, (err: unknown) => err as Error)
+    else result = resultOf((body = await readAnswer(res, 'text', maxBytes)), type)
     const base = { status: res.status, headers: res.headers, body }
     if (!res.ok) {
       const answer = result instanceof Error ? base : { ...result, ...base }
