@@ -203,10 +203,12 @@ export function valuesOf(
 ): Record<string, number> {
   const family = familyOf(name)
   const defs = family.values
+  // Asked values in the order asked (New Relic docs "Extract metric timeslice data":
+  // `values[]=call_count&values[]=average_response_time` answers call_count first), each once.
   const keys =
     asked.length === 0
       ? (family.defaults ?? Object.keys(defs))
-      : Object.keys(defs).filter((k) => asked.includes(k))
+      : [...new Set(asked)].filter((k) => Object.hasOwn(defs, k))
   return Object.fromEntries(
     keys.map((k) => {
       const v = defs[k]!(s, minutes, others)

@@ -179,9 +179,11 @@ describe('GET /v2/key_transactions', () => {
     )
   })
 
-  it('answers 422 for non-numeric filter[ids] and 401 without a key', async () => {
+  it('reads filter[ids]=abc as Rails reads an ID (to_i: 0, an empty list) and 401 without a key', async () => {
     const h = harness()
-    expect((await h.get('/v2/key_transactions.json?filter[ids]=abc')).status).toBe(422)
+    const res = await h.get('/v2/key_transactions.json?filter[ids]=abc')
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as { key_transactions: unknown[] }).key_transactions).toEqual([])
     expect((await h.get('/v2/key_transactions.json', { key: null })).status).toBe(401)
   })
 })

@@ -790,3 +790,42 @@ describe('v2 stand-in: perturbation and noise switches', () => {
     expect(res.json).toEqual({ error: { title: 'No Application found with the given ID' } })
   })
 })
+
+/** issue 36 item 6: parameters as v2's framework reads them (Rails on Rack), value order as asked. */
+describe('v2 stand-in: parameters as Rails reads them', () => {
+  const sim = fixedSimulator()
+
+  it('takes the last of repeated scalar parameters (Rack parse_nested_query)', async () => {
+    const res = await v2(
+      sim,
+      'applications.json?filter[name]=nothing-matches&filter[name]=Checkout&exclude_links=true'
+    )
+    expect(res.json.applications.map((a: { id: number }) => a.id)).toContain(CHECKOUT)
+  })
+
+  it('answers asked values in the order asked, each once', async () => {
+    const at = END - 20 * MINUTE
+    const res = await v2(
+      sim,
+      `applications/${CHECKOUT}/metrics/data.json?names[]=HttpDispatcher&values[]=call_count` +
+        `&values[]=average_response_time&values[]=call_count&from=${iso(at)}&to=${iso(at + MINUTE)}`
+    )
+    const values = res.json.metric_data.metrics[0].timeslices[0].values
+    expect(Object.keys(values)).toEqual(['call_count', 'average_response_time'])
+  })
+
+  it('reads page and filter[ids] with to_i, and drops a trailing slash', async () => {
+    const named = (q: string) =>
+      v2(sim, `applications.json/?filter[name]=Checkout&${q}`).then((r) => ({
+        status: r.status,
+        ids: r.json.applications.map((a: { id: number }) => a.id) as number[],
+      }))
+    const first = await named('page=1')
+    expect(first.status).toBe(200)
+    expect(first.ids).toContain(CHECKOUT)
+    for (const page of ['abc', '-1', '0']) expect(await named(`page=${page}`)).toEqual(first)
+    expect((await named('page=2x')).ids).toEqual([])
+    expect((await named('filter[ids]=abc')).ids).toEqual([])
+    expect((await named(`filter[ids]=${CHECKOUT}abc`)).ids).toEqual([CHECKOUT])
+  })
+})
