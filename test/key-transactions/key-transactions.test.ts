@@ -248,3 +248,24 @@ describe('GET /v2/key_transactions/{id}', () => {
     expect(other.status).toBe(404)
   })
 })
+
+// issue 37 item 1: v2's list and show carry the same summary; a list never answers a minute-old one.
+describe('key transaction summaries in lists', () => {
+  afterAll(() => void vi.setSystemTime(now))
+
+  it('answers a list item as fresh as the show of the same minute', async () => {
+    const h = harness()
+    const path = '/v2/key_transactions.json?filter[ids]=2247001'
+    vi.setSystemTime(Date.parse('2026-11-20T12:10:50.000Z'))
+    expect((await h.get(path)).status).toBe(200)
+    vi.setSystemTime(Date.parse('2026-11-20T12:11:10.000Z'))
+    const listed = ((await (await h.get(path)).json()) as { key_transactions: object[] })
+      .key_transactions
+    const shown = (
+      (await (await h.get('/v2/key_transactions/2247001.json')).json()) as {
+        key_transaction: object
+      }
+    ).key_transaction
+    expect(listed).toEqual([shown])
+  })
+})
