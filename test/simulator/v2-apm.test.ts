@@ -381,7 +381,10 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
     // "The last time the application reported data" (v2 explorer applications.json): the last
     // minute of data, 12:33, was reported when it ended
     expect(app.last_reported_at).toBe(iso(END))
-    const from = END - 5 * MINUTE
+    // v2's window: the last three whole minutes (docs "Summary data examples (v2)": "a rolling
+    // three- to four-minute average"); a web application's response time and throughput are its
+    // web transactions' (docs "Get average throughput for an app (v2)")
+    const from = END - 3 * MINUTE
     const web = sums(sim, CHECKOUT, 'HttpDispatcher', from, END)
     const other = sums(sim, CHECKOUT, 'OtherTransaction/all', from, END)
     const errors = sums(sim, CHECKOUT, 'Errors/all', from, END)
@@ -389,8 +392,8 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
     const calls = web.count + other.count
     const n = apdex.count + apdex.total + apdex.totalExclusive
     expect(app.application_summary).toEqual({
-      response_time: r3(((web.total + other.total) / calls) * 1000),
-      throughput: r3(calls / 5),
+      response_time: r3((web.total / web.count) * 1000),
+      throughput: r3(web.count / 3),
       error_rate: r3((errors.count / calls) * 100),
       apdex_target: 0.5,
       // two decimals, as recorded v2 apdex scores: 0.78 (newrelic-client-go
@@ -399,11 +402,12 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
       apdex_score: r2((apdex.count + apdex.total / 2) / n),
       host_count: 3,
       instance_count: 7,
+      concurrent_instance_count: 7,
     })
     const pages = sums(sim, CHECKOUT, 'EndUser', from, END)
     expect(app.end_user_summary).toMatchObject({
       response_time: r3(pages.total / pages.count),
-      throughput: r3(pages.count / 5),
+      throughput: r3(pages.count / 3),
       apdex_target: 7,
     })
     expect(Object.keys(app.links)).toEqual([
@@ -427,7 +431,7 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
     const end = Math.floor(at / MINUTE) * MINUTE
     const members = (appId: number, names: string[]) => {
       const rows = names.flatMap((name) =>
-        quiet.dataset.timeslices({ appId, name, from: end - 5 * MINUTE, to: end })
+        quiet.dataset.timeslices({ appId, name, from: end - 3 * MINUTE, to: end })
       )
       return {
         hosts: new Set(rows.map((r) => r.host)).size,
@@ -462,7 +466,7 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
     const end = Math.floor(at / MINUTE) * MINUTE
     const rows = (appId: number, names: string[]) =>
       names.flatMap((name) =>
-        quiet.dataset.timeslices({ appId, name, from: end - 5 * MINUTE, to: end })
+        quiet.dataset.timeslices({ appId, name, from: end - 3 * MINUTE, to: end })
       )
     const idle = quiet.dataset
       .applications(1000001)
@@ -480,6 +484,7 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
         apdex_score: 0,
         host_count: new Set(alive.map((r) => r.host)).size,
         instance_count: new Set(alive.map((r) => `${r.host} ${r.instanceName}`)).size,
+        concurrent_instance_count: new Set(alive.map((r) => `${r.host} ${r.instanceName}`)).size,
       })
       const hosts = (await v2(quiet, `applications/${a.id}/hosts.json`)).json.application_hosts
       for (const h of hosts) expect(h).not.toHaveProperty('application_summary')
@@ -567,12 +572,12 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
       'end_user_summary',
       'links',
     ])
-    const web = sums(sim, CHECKOUT, 'HttpDispatcher', END - 5 * MINUTE, END, { host: web01.host })
-    const other = sums(sim, CHECKOUT, 'OtherTransaction/all', END - 5 * MINUTE, END, {
+    const web = sums(sim, CHECKOUT, 'HttpDispatcher', END - 3 * MINUTE, END, { host: web01.host })
+    const other = sums(sim, CHECKOUT, 'OtherTransaction/all', END - 3 * MINUTE, END, {
       host: web01.host,
     })
     expect(web01.application_summary).toMatchObject({
-      throughput: r3((web.count + other.count) / 5),
+      throughput: r3((web.count + other.count) / 3),
       instance_count: 3,
     })
     expect(Object.keys(web01.application_summary)).toEqual([

@@ -9,7 +9,7 @@ import { gql } from 'graphql-request'
 const summaryFields = `
   apmSummary {
     apdexScore errorRate hostCount instanceCount responseTimeAverage throughput
-    webThroughput nonWebThroughput
+    webResponseTimeAverage webThroughput nonWebThroughput
   }
   apmBrowserSummary { pageLoadThroughput pageLoadTimeAverage }
   settings { apdexTarget serverSideConfig }`
@@ -144,6 +144,7 @@ export interface ApmSummary {
   instanceCount: number | null
   responseTimeAverage: number | null
   throughput: number | null
+  webResponseTimeAverage?: number | null
   webThroughput?: number | null
   nonWebThroughput?: number | null
 }
