@@ -17,7 +17,7 @@ export const presenceMetricNames = [
  * "List an app's host IDs and instance IDs"). */
 export const membershipWindowMs = 60 * 60 * 1000
 
-/** v2 summaries are "a rolling 3–4 minute average" (New Relic docs "Summary data examples (v2)";
- * v2 explorer notes); v2bridge uses the last
- * five whole minutes. */
-export const summaryWindowMs = 5 * 60 * 1000
+/** v2 summaries are "a rolling three- to four-minute average" (New Relic docs "Summary data
+ * examples (v2)"), "the last 3-4 minutes" (v2 explorer notes of the applications, hosts and
+ * instances lists): the last three whole minutes, which begin 3 to 4 minutes before the call. */
+export const summaryWindowMs = 3 * 60 * 1000

@@ -58,9 +58,10 @@ export const formulas = {
     const mean = i.total / i.count
     return Math.sqrt(Math.max(0, i.sumOfSquares / i.count - mean * mean)) * 1000
   },
-  /** EndUser `error_percentage` = 100 × JavaScript errors / page views of the slice. D-nrql writes
-   * the ratio; × 100 as its `fe_time_percentage` beside it (`100 * …`) [UNCONFIRMED]. */
-  errorPercentage: (i: Inputs) => (i.pageViews > 0 ? (100 * i.endUserErrors) / i.pageViews : null),
+  /** EndUser `error_percentage` = JavaScript errors / page views of the slice, a ratio as D-nrql
+   * writes it: that table is the only source of this value and says its NRQL returns what v2
+   * returned; no recorded v2 answer shows a × 100. */
+  errorPercentage: (i: Inputs) => (i.pageViews > 0 ? i.endUserErrors / i.pageViews : null),
 } as const
 
 export type FormulaName = keyof typeof formulas
@@ -74,7 +75,7 @@ export const formulaNrql: Record<FormulaName, (input: (name: InputName) => strin
     `(${i('count')} + ${i('total')} / 2) / (${i('count')} + ${i('total')} + ${i('totalExclusive')})`,
   standardDeviationMs: (i) =>
     `pow(${i('sumOfSquares')} / ${i('count')} - pow(${i('total')} / ${i('count')}, 2), 0.5) * 1000`,
-  errorPercentage: (i) => `100 * ${i('endUserErrors')} / ${i('pageViews')}`,
+  errorPercentage: (i) => `${i('endUserErrors')} / ${i('pageViews')}`,
 }
 
 export type ValueDefinition =
@@ -88,8 +89,10 @@ export type ValueDefinition =
 
 const ms = (expr: string) => `${expr} * 1000`
 const perMinute = (agg: string) => `rate(${agg}, 1 minute)`
-/** 100 × Σ / seconds of the slice: `rate(…, 1 second)` divides by the slice length in seconds. */
-const percentOfTime = (agg: string) => `rate(${agg}, 1 second) * 100`
+/** Σ / seconds of the slice: `rate(…, 1 second)` divides by the slice length in seconds. */
+const perSecond = (agg: string) => `rate(${agg}, 1 second)`
+/** 100 × Σ / seconds of the slice. */
+const percentOfTime = (agg: string) => `${perSecond(agg)} * 100`
 
 /** `count: true` marks counts: exact, never rounded (D-extract, TONS samples). `inNames: false`:
  * returned by data calls but not listed by metric names (`average_call_time`: D-extract lists it,
@@ -147,7 +150,8 @@ export const valueTypes = {
   // EndUser and EndUser/RB: total = page load, totalExclusive = front end, sumOfSquares = app
   // (server) time (D-nrql EndUser table).
   average_network_time: {
-    // D-nrql has no × 1000, but D-browser: "This time is returned in milliseconds".
+    // D-nrql has no × 1000 (seconds), but D-browser says of this very value "This time is returned
+    // in milliseconds", and D-nrql's other EndUser averages are all × 1000: D-browser is followed.
     nrql: ms(
       `(sum(${v}) - ${nrqlInputs.totalExclusive} - ${nrqlInputs.sumOfSquares}) / count(${v})`
     ),
@@ -160,10 +164,10 @@ export const valueTypes = {
     nrql: `sum(${v}) - ${nrqlInputs.totalExclusive} - ${nrqlInputs.sumOfSquares}`, // D-nrql, s
   },
   network_time_percentage: {
-    // D-nrql omits the × 100 that its fe_time_percentage has; v2 percentages are % (D-extract).
-    nrql: percentOfTime(
-      `sum(${part('total')} - ${part('totalExclusive')} - ${part('sumOfSquares')})`
-    ),
+    // D-nrql: network seconds / window seconds, without the × 100 of its fe_time_percentage. The
+    // table is the only source of this value and says its NRQL returns what v2 returned, so
+    // v2bridge follows it as written (a ratio; it passes 1 when page loads overlap).
+    nrql: perSecond(`sum(${part('total')} - ${part('totalExclusive')} - ${part('sumOfSquares')})`),
   },
   total_fe_time: { nrql: nrqlInputs.totalExclusive }, // D-nrql, s
   fe_time_percentage: { nrql: percentOfTime(nrqlInputs.totalExclusive) }, // D-nrql

@@ -6,6 +6,8 @@
  * loader NONE turns browser monitoring off (no browser apdex T, no EndUser data); any other loader
  * turns it on with the browser apdex T given, else the one it had, else 7 s. The loader read back
  * is SPA whenever browser monitoring is on [simulator choice: the seed keeps no loader per app].
+ * A browser apdex T alone changes the T, never the loader ("unspecified settings keep their
+ * values"): with monitoring off it is kept for the day a loader turns it on (`pendingBrowserT`).
  */
 import { GraphQLError } from 'graphql'
 import type { Application } from '../data/model'
@@ -23,6 +25,11 @@ interface SettingsArgs {
 }
 
 type SettingsError = { description: string; errorClass: string; field: string }
+
+/** Browser apdex T set while browser monitoring is off, per application record: the dataset keeps
+ * a browser T only while monitoring is on (data/model.ts). A reset makes new records, so it drops
+ * these too. */
+const pendingBrowserT = new WeakMap<Application, number>()
 
 function visible(ctx: GraphContext, guid: string): Application | undefined {
   const app = ctx.dataset.applicationByGuid(guid)
@@ -44,7 +51,7 @@ function settingsResult(app: Application, errors: SettingsError[]) {
       apmConfig: { apdexTarget: app.apdexT, useServerSideConfig: app.language === 'java' },
     },
     browserSettings: {
-      browserConfig: { apdexTarget: app.browserApdexT },
+      browserConfig: { apdexTarget: app.browserApdexT ?? pendingBrowserT.get(app) ?? null },
       browserMonitoring: { loader: app.browserApdexT === null ? 'NONE' : 'SPA' },
     },
     errors,
@@ -73,20 +80,23 @@ export const appWriteMutations = {
     }
     if (errors.length) return settingsResult(app, errors)
     const loader = settings.browserMonitoring?.loader
-    const browserT = settings.browserConfig?.apdexTarget ?? app.browserApdexT ?? 7
-    const browserChanged = settings.browserConfig?.apdexTarget != null || loader != null
+    const sentT = settings.browserConfig?.apdexTarget
+    const keptT = sentT ?? app.browserApdexT ?? pendingBrowserT.get(app)
+    // Monitoring after the update: the loader sent, else as it was.
+    const on = loader != null ? loader !== 'NONE' : app.browserApdexT !== null
+    const browserT = on ? (keptT ?? 7) : null
     ctx.dataset.updateApplication(app.id, {
-      ...(browserChanged ? { browserApdexTSince: ctx.dataset.now() } : {}),
+      ...(browserT !== app.browserApdexT
+        ? { browserApdexT: browserT, browserApdexTSince: ctx.dataset.now() }
+        : {}),
       ...(alias != null ? { name: alias.trim() } : {}),
       ...(settings.apmConfig?.apdexTarget != null
         ? { apdexT: settings.apmConfig.apdexTarget }
         : {}),
-      ...(settings.browserConfig?.apdexTarget != null
-        ? { browserApdexT: settings.browserConfig.apdexTarget }
-        : {}),
-      ...(loader != null ? { browserApdexT: loader === 'NONE' ? null : browserT } : {}),
     })
-    return settingsResult(ctx.dataset.application(app.id)!, [])
+    const updated = ctx.dataset.application(app.id)!
+    if (!on && keptT != null) pendingBrowserT.set(updated, keptT)
+    return settingsResult(updated, [])
   },
 
   agentApplicationDelete({ guid }: { guid: string }, ctx: GraphContext) {

@@ -13,7 +13,7 @@ import { alertsOf, type SimChannel, type SimIncident, type SimIssue } from '../d
 import { decodeGuid, type Dataset } from '../data/dataset'
 import { parseTime } from './apm-time'
 import { idsInOrder } from './ids'
-import { answer, error, first, flag, page, params, type Body, type C, type Env } from './respond'
+import { answer, error, param, flag, page, params, type Body, type C, type Env } from './respond'
 
 /** Alerts lists: 200 a page, as the other v2 lists (no size recorded for alerts lists). */
 export const ALERTS_PAGE_SIZE = 200
@@ -100,7 +100,7 @@ export function alertsReadRoutes(app: Hono<Env>, dataset: Dataset): void {
     const p = await params(c)
     const bounds: (number | null)[] = []
     for (const name of ['start_date', 'end_date']) {
-      const text = first(p, name)
+      const text = param(p, name)
       const at = text ? parseTime(text) : null
       if (text && at === null)
         return error(c, 422, 'Internal error occurred while trying to list violations')
@@ -229,11 +229,11 @@ export function eventsOf(dataset: Dataset, accountId: number) {
  * `VIOLATION` is either violation event), numeric IDs exactly. */
 function matches(e: Body, p: Map<string, string[]>): boolean {
   const text = (name: string, field: string, test = (a: string, b: string) => a === b) => {
-    const want = first(p, `filter[${name}]`)?.toUpperCase()
+    const want = param(p, `filter[${name}]`)?.toUpperCase()
     return !want || test(String(e[field] ?? '').toUpperCase(), want)
   }
   const num = (name: string, field: string) => {
-    const want = first(p, `filter[${name}]`)
+    const want = param(p, `filter[${name}]`)
     return !want || String(e[field] ?? '') === want
   }
   return (

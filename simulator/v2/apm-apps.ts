@@ -22,7 +22,18 @@ import {
 } from './apm-scope'
 import { recentMembers, summaryOf, type Summary } from './apm-summary'
 import { idsInOrder, instanceMember } from './ids'
-import { answer, error, first, flag, listOf, page, params, type C, type Env } from './respond'
+import {
+  answer,
+  error,
+  param,
+  flag,
+  idsOf,
+  listOf,
+  page,
+  params,
+  type C,
+  type Env,
+} from './respond'
 
 const PAGE = 200 // about 200 a page (Grafana plugins' and AMB users' reports)
 
@@ -134,10 +145,10 @@ const byName = (a: Application, b: Application) =>
 
 async function listApplications(dataset: Dataset, c: C) {
   const p = await params(c)
-  const name = first(p, 'filter[name]')?.toLowerCase()
-  const ids = [...listOf(p, 'filter[ids]'), ...listOf(p, 'filter[id]')]
+  const name = param(p, 'filter[name]')?.toLowerCase()
+  const ids = idsOf(p, 'filter[ids]', 'filter[id]')
   const languages = listOf(p, 'filter[language]').map((l) => l.toLowerCase())
-  const host = first(p, 'filter[host]')?.toLowerCase()
+  const host = param(p, 'filter[host]')?.toLowerCase()
   const apps = dataset
     .applications(c.get('accountId'))
     .filter((a) => !name || a.name.toLowerCase().includes(name))
@@ -156,8 +167,8 @@ async function listApplications(dataset: Dataset, c: C) {
 /** Members of a list: filter[hostname] a case-insensitive substring of the host, filter[ids] exact. */
 async function members<T>(c: C, all: T[], hostOf: (m: T) => string, idOf: (m: T) => number) {
   const p = await params(c)
-  const hostname = first(p, 'filter[hostname]')?.toLowerCase()
-  const ids = listOf(p, 'filter[ids]')
+  const hostname = param(p, 'filter[hostname]')?.toLowerCase()
+  const ids = idsOf(p, 'filter[ids]')
   const kept = all
     .filter((m) => !hostname || hostOf(m).toLowerCase().includes(hostname))
     .filter((m) => ids.length === 0 || ids.includes(String(idOf(m))))

@@ -22,7 +22,7 @@ import {
 } from './apm-values'
 import { formatTime, gridOf, type Grid } from './apm-time'
 import { namesOf, scopeOf, type Scope } from './apm-scope'
-import { answer, error, first, flag, listOf, page, params, type C, type Env } from './respond'
+import { answer, error, param, flag, listOf, page, params, type C, type Env } from './respond'
 
 const NAMES_PAGE = 1000 // New Relic docs "Pagination for API output" (older copy): metric names
 
@@ -30,7 +30,7 @@ async function metricNames(dataset: Dataset, c: C) {
   const scope = scopeOf(dataset, c)
   if ('error' in scope) return error(c, 404, scope.error)
   const p = await params(c)
-  const filter = first(p, 'name')?.toLowerCase() ?? ''
+  const filter = param(p, 'name')?.toLowerCase() ?? ''
   const names = namesOf(scope)
     .filter((n) => n.toLowerCase().includes(filter))
     .sort()
@@ -99,7 +99,7 @@ async function metricData(dataset: Dataset, c: C) {
     .filter((n) => n.trim())
   if (names.length === 0) return error(c, 400, 'missing parameter: names')
   const grid = gridOf(
-    { from: first(p, 'from'), to: first(p, 'to'), period: first(p, 'period') },
+    { from: param(p, 'from'), to: param(p, 'to'), period: param(p, 'period') },
     dataset.now()
   )
   if ('error' in grid) return error(c, 422, grid.error)

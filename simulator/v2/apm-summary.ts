@@ -1,18 +1,25 @@
 /**
- * @module simulator/v2/apm-summary — v2 summary objects from the raw timeslices of the last few
- * minutes ("The time range for summary data is the last 3-4 minutes", v2 explorer notes; the
- * simulator's recent window, data/apm/summary.ts, so its NerdGraph and its v2 look at the same
- * minutes): response time in ms over all transactions (HttpDispatcher and OtherTransaction/all),
- * throughput in calls per minute, error rate in % of calls (Errors/all), Apdex
+ * @module simulator/v2/apm-summary — v2 summary objects from the raw timeslices of the last three
+ * whole minutes (`SUMMARY_MINUTES`): response time in ms and throughput in calls per minute of web
+ * transactions (HttpDispatcher) for an application that has them, else of the others
+ * (OtherTransaction/all) (New Relic docs "Get average throughput for an app (v2)": web app
+ * throughput is HttpDispatcher's, non-web OtherTransaction/all's; "Get web transaction time data
+ * (v2)": HttpDispatcher's average_response_time "is the total response time for your web
+ * application"), error rate in % of all calls (Errors/all; docs "Application error rate example
+ * (v2)"), Apdex
  * (s + t/2) / (s + t + f) with two decimals, the hosts and instances that reported; end-user figures
  * from EndUser (seconds) and EndUser/Apdex. Source tags (D-…, TONS, AMB) as docs/sources.md lists
  * them.
  */
 import type { Dataset } from '../data/dataset'
-import { SUMMARY_MINUTES } from '../data/apm/summary'
 import { MINUTE } from '../data/apm/timeslices'
 import { add, emptySums, round } from './apm-values'
 import type { Scope } from './apm-scope'
+
+/** "a rolling three- to four-minute average" (New Relic docs "Summary data examples (v2)"), "the
+ * last 3-4 minutes" (v2 explorer notes): the three whole minutes before the current one, which
+ * begin 3 to 4 minutes before the call. v2's own, not the simulated NerdGraph's apmSummary. */
+export const SUMMARY_MINUTES = 3
 
 const NAMES = [
   'HttpDispatcher',
@@ -84,16 +91,23 @@ export function summaryOf(
   const other = sums['OtherTransaction/all']!
   const apdex = sums['Apdex']!
   const calls = web.count + other.count
+  // hosts and instances: all transactions (the bridge's hosts summary is the same; no source shows
+  // v2's for a host)
+  const all = { count: calls, total: web.total + other.total }
+  const shown = level === 'member' ? all : web.count > 0 ? web : other
   const score = (s: typeof apdex) =>
     r2(per(s.count + s.total / 2, s.count + s.total + s.totalExclusive))
   const application: Record<string, number> = {
-    response_time: r(per(web.total + other.total, calls) * 1000),
-    throughput: r(calls / SUMMARY_MINUTES),
+    response_time: r(per(shown.total, shown.count) * 1000),
+    throughput: r(shown.count / SUMMARY_MINUTES),
     error_rate: r(per(sums['Errors/all']!.count, calls) * 100),
     ...(level === 'application' ? { apdex_target: app.apdexT } : {}),
     apdex_score: score(apdex),
     ...(level === 'application' ? { host_count: hosts.size } : {}),
     instance_count: instances.size,
+    // The instances that reported in the window, last (newrelic-client-go pkg/apm
+    // applications_test.go, on a web application; v2 explorer AppSummaryResponse).
+    ...(level === 'application' ? { concurrent_instance_count: instances.size } : {}),
   }
   const pages = sums['EndUser']!
   if (app.browserApdexT === null || pages.rows === 0) return { application }

@@ -114,11 +114,16 @@ const memory: Record<string, Def> = {
 const endUser: Record<string, Def> = {
   average_response_time: avgMs,
   call_count: (s) => s.count,
+  // ms: "This time is returned in milliseconds" (New Relic docs "Obtaining browser (end user) page
+  // load time data (v2)"), where the NRQL table leaves it in seconds.
   average_network_time: (s) => per(network(s), s.count) * 1000,
   average_fe_response_time: (s) => per(s.totalExclusive, s.count) * 1000,
   average_be_response_time: (s) => per(s.total - s.totalExclusive, s.count) * 1000,
   total_network_time: (s) => network(s),
-  network_time_percentage: (s, m) => 100 * per(network(s), m * 60),
+  // New Relic docs "Migrate metric timeslice queries to NRQL" (EndUser table): network seconds per
+  // second of the slice, without the × 100 its fe_time_percentage has; the table says its NRQL
+  // returns what v2 did and nothing else defines the value.
+  network_time_percentage: (s, m) => per(network(s), m * 60),
   total_fe_time: (s) => s.totalExclusive,
   fe_time_percentage: (s, m) => 100 * per(s.totalExclusive, m * 60),
   average_dom_content_load_time: avgMs,
@@ -127,8 +132,9 @@ const endUser: Record<string, Def> = {
   total_dom_content_time: (s) => s.total * 1000,
   total_app_time: (s) => s.sumOfSquares,
   average_app_time: (s) => per(s.sumOfSquares, s.count),
-  // JavaScript errors per 100 page views of the slice, whichever EndUser metric is asked (D-nrql).
-  error_percentage: (_s, _m, o) => 100 * per(o.endUserErrors, o.pageViews),
+  // JavaScript errors per page view of the slice (a ratio, as the same table writes it), whichever
+  // EndUser metric is asked.
+  error_percentage: (_s, _m, o) => per(o.endUserErrors, o.pageViews),
   // D-browser's page throughput example asks it; D-nrql's EndUser table does not list it.
   requests_per_minute: perMinute,
 }
@@ -197,10 +203,12 @@ export function valuesOf(
 ): Record<string, number> {
   const family = familyOf(name)
   const defs = family.values
+  // Asked values in the order asked (New Relic docs "Extract metric timeslice data":
+  // `values[]=call_count&values[]=average_response_time` answers call_count first), each once.
   const keys =
     asked.length === 0
       ? (family.defaults ?? Object.keys(defs))
-      : Object.keys(defs).filter((k) => asked.includes(k))
+      : [...new Set(asked)].filter((k) => Object.hasOwn(defs, k))
   return Object.fromEntries(
     keys.map((k) => {
       const v = defs[k]!(s, minutes, others)

@@ -20,7 +20,7 @@ import {
   valuesOf as apmValues,
   type Sums,
 } from './apm-values'
-import { answer, error, first, flag, listOf, page, params, type C, type Env } from './respond'
+import { answer, error, param, flag, listOf, page, params, type C, type Env } from './respond'
 
 /** As APM metric names (New Relic docs "Pagination for API output", older copy). */
 const NAMES_PAGE = 1000
@@ -75,7 +75,7 @@ export function mobileMetricRoutes(app: Hono<Env>, dataset: Dataset): void {
     const mobile = mobileOf(dataset, c)
     if (!mobile) return error(c, 404, NOT_FOUND)
     const p = await params(c)
-    const filter = first(p, 'name')?.toLowerCase() ?? ''
+    const filter = param(p, 'name')?.toLowerCase() ?? ''
     const names = namesOf(mobile)
       .filter((n) => n.toLowerCase().includes(filter))
       .sort()
@@ -91,7 +91,7 @@ export function mobileMetricRoutes(app: Hono<Env>, dataset: Dataset): void {
       .map((n) => n.trim())
       .filter(Boolean)
     if (names.length === 0) return error(c, 400, 'missing parameter: names')
-    const q = { from: first(p, 'from'), to: first(p, 'to'), period: first(p, 'period') }
+    const q = { from: param(p, 'from'), to: param(p, 'to'), period: param(p, 'period') }
     const grid = gridOf(q, dataset.now())
     if ('error' in grid) return error(c, 422, grid.error)
     const asked = listOf(p, 'values')

@@ -20,7 +20,7 @@ import { loaderScript, mobileSummary } from '../data/resources/entities'
 import { mobileMinute } from '../data/resources/rows'
 import { reportedAt } from './apm-apps'
 import { mobileMetricRoutes } from './mobile-metrics'
-import { answer, error, first, listOf, page, params, type Body, type C, type Env } from './respond'
+import { answer, error, param, idsOf, page, params, type Body, type C, type Env } from './respond'
 
 /** v2 pages of 200 (vistaprint/grafana-newrelic-datasource-plugin: "200 apps max per page"). */
 export const PAGE_SIZE = 200
@@ -291,8 +291,8 @@ export function resourceRoutes(app: Hono<Env>, dataset: Dataset): void {
 
   app.on(['GET', 'POST'], '/key_transactions', async (c) => {
     const p = await params(c)
-    const name = first(p, 'filter[name]')
-    const ids = listOf(p, 'filter[ids]')
+    const name = param(p, 'filter[name]')
+    const ids = idsOf(p, 'filter[ids]')
     const found = kts(c).filter((kt) => contains(kt.name, name) && idIn(kt.id, ids))
     return list(
       c,
@@ -309,8 +309,8 @@ export function resourceRoutes(app: Hono<Env>, dataset: Dataset): void {
 
   app.get('/browser_applications', async (c) => {
     const p = await params(c)
-    const name = first(p, 'filter[name]')
-    const ids = listOf(p, 'filter[ids]')
+    const name = param(p, 'filter[name]')
+    const ids = idsOf(p, 'filter[ids]')
     const found = dataset.resources
       .browser()
       .filter((b) => b.accountId === account(c) && contains(b.name, name) && idIn(b.id, ids))
@@ -325,8 +325,8 @@ export function resourceRoutes(app: Hono<Env>, dataset: Dataset): void {
       .sort(byId)
   app.get('/mobile_applications', async (c) => {
     const p = await params(c)
-    const name = first(p, 'filter[name]')
-    const ids = listOf(p, 'filter[ids]')
+    const name = param(p, 'filter[name]')
+    const ids = idsOf(p, 'filter[ids]')
     const found = mobile(c).filter((m) => contains(m.name, name) && idIn(m.id, ids))
     return list(
       c,
@@ -343,8 +343,8 @@ export function resourceRoutes(app: Hono<Env>, dataset: Dataset): void {
   const users = () => [...dataset.resources.users].sort(byId)
   app.on(['GET', 'POST'], '/users', async (c) => {
     const p = await params(c)
-    const email = first(p, 'filter[email]')
-    const ids = listOf(p, 'filter[ids]')
+    const email = param(p, 'filter[email]')
+    const ids = idsOf(p, 'filter[ids]')
     const found = users().filter((u) => contains(u.email, email) && idIn(Number(u.id), ids))
     return list(c, 'users', found.map(userOut))
   })

@@ -9,11 +9,16 @@ import { v2Json, v2Xml } from './render'
 
 export type Body = Record<string, unknown>
 export type Env = { Variables: { accountId: number; switches: V2Switches } }
+
+/** The path routes match on: a trailing slash dropped as Rails routing drops it
+ * (ActionDispatch::Journey::Router::Utils.normalize_path), then the `.json`/`.xml` suffix. */
+export const routePath = (pathname: string) =>
+  pathname.replace(/(?<=.)\/+$/, '').replace(/\.(json|xml)$/, '')
 export type C = Context<Env>
 
 /** A v2 answer; a 2xx body goes through `finish` (the perturbation and noise switches) first. */
 export function answer(c: C, body: Body, status = 200, headers: Record<string, string> = {}) {
-  const xml = new URL(c.req.url).pathname.endsWith('.xml')
+  const xml = new URL(c.req.url).pathname.replace(/\/+$/, '').endsWith('.xml')
   const out = status < 300 ? finish(c, body) : body
   return new Response(xml ? v2Xml(out) : v2Json(out), {
     status,
@@ -48,16 +53,30 @@ export async function params(c: C): Promise<Map<string, string[]>> {
   return out
 }
 
-export const first = (p: Map<string, string[]>, name: string) => p.get(name)?.[0]?.trim()
+/** A scalar parameter: the last of repeated keys, as Rack (v2 is a Rails application) parses a
+ * query (rack/rack test/spec_utils.rb: `parse_nested_query("foo=bar&foo=quux")` is
+ * `{"foo" => "quux"}`). */
+export const param = (p: Map<string, string[]>, name: string) => p.get(name)?.at(-1)?.trim()
 /** Rails-style booleans: true, 1, yes. */
 export const flag = (p: Map<string, string[]>, name: string) =>
-  /^(true|1|yes)$/i.test(first(p, name) ?? '')
-/** A list filter: comma-separated, repeated keys unioned. */
+  /^(true|1|yes)$/i.test(param(p, name) ?? '')
+/** Ruby's `String#to_i`, as Rails code reads a number from a parameter: leading blanks, a sign and
+ * digits; anything else is 0 (`'abc'` → 0, `'2x'` → 2). */
+export const toI = (text: string) => {
+  const m = /^\s*([+-]?\d+)/.exec(text)
+  return m ? Number(m[1]) : 0
+}
+/** A list filter: comma-separated, repeated keys unioned (the ID filters read each with `toI`). */
 export const listOf = (p: Map<string, string[]>, name: string) =>
   (p.get(name) ?? [])
     .flatMap((v) => v.split(','))
     .map((v) => v.trim())
     .filter(Boolean)
+
+/** An ID filter (`filter[ids]`, `filter[id]`): each ID read with `toI`, as Rails code reads one, so
+ * `abc` asks for ID 0, which nothing has. Strings, to compare with `String(id)`. */
+export const idsOf = (p: Map<string, string[]>, ...names: string[]) =>
+  names.flatMap((n) => listOf(p, n)).map((v) => String(toI(v)))
 
 /**
  * One page of `items` (page-number paging, 1-based; past the end an empty list, as Harness's client
@@ -65,7 +84,8 @@ export const listOf = (p: Map<string, string[]>, name: string) =>
  * for API output"; next first for Backstage's client), absolute, with every other parameter kept.
  */
 export function page<T>(c: C, p: Map<string, string[]>, items: readonly T[], size: number) {
-  const n = Math.max(1, Math.floor(Number(first(p, 'page') ?? 1)) || 1)
+  // `page` read with `to_i`, at least 1: `abc`, `0` and `-1` are the first page (Rails paginators).
+  const n = Math.min(Math.max(1, toI(param(p, 'page') ?? '1')), 999_999_999)
   const last = Math.max(1, Math.ceil(items.length / size))
   const url = new URL(c.req.url)
   const to = (k: number) => {

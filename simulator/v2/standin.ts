@@ -29,7 +29,7 @@ import { conditionFamilies, seedConditions, type Family, type V2Row } from './co
 import { v2SwitchesOf } from './perturb'
 import { labelWriteRoutes } from './label-writes'
 import { resourceRoutes } from './resources'
-import { answer, error, type Body, type C, type Env } from './respond'
+import { answer, error, routePath, type Body, type C, type Env } from './respond'
 import { serverRoutes } from './servers'
 
 type Policy = AlertsState['policies'][number]
@@ -71,7 +71,7 @@ function accountOfKey(key: string, header: 'x-api-key' | 'x-license-key'): numbe
 /** The stand-in for one simulator's dataset. */
 export function v2StandIn(dataset: Dataset): Hono<Env> {
   const app = new Hono<Env>({
-    getPath: (req) => new URL(req.url).pathname.replace(/\.(json|xml)$/, ''),
+    getPath: (req) => routePath(new URL(req.url).pathname),
   }).basePath('/v2')
   const state = () => alertsOf(dataset)
   let seeded: { epoch: number; rows: Record<string, V2Row[]> } | undefined

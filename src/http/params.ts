@@ -73,29 +73,31 @@ export class V2Params {
   }
 }
 
-/** Title of the 422 for a `page` that is not a number ([UNCONFIRMED] proposal: 422 for parameters). */
+/** Ruby's `String#to_i`, as Rails code reads a number from a parameter: leading blanks, a sign and the
+ * digits that follow; anything else is 0 (`'abc'` → 0, `'12abc'` → 12). */
+export function rubyToI(text: string): number {
+  const m = /^\s*([+-]?\d+)/.exec(text)
+  const n = m ? Number(m[1]!.replace(/^\+/, '')) : 0
+  return Number.isSafeInteger(n) ? n : 0
+}
+
 /** Comma-separated (GO, AMB, REL), percent-encoded or repeated keys (PGN), `filter[id]` as an alias
- * (D-hostids). */
+ * (D-hostids). No recorded v2 answer shows a bad ID, so each is read as Rails code reads one
+ * (`to_i`, `rubyToI`): `filter[ids]=abc` asks for ID 0, which no object has. */
 export function idList(p: V2Params, ...names: string[]): number[] | undefined {
   const raw = names.flatMap((n) => p.list(n)).flatMap((v) => v.split(','))
   const values = raw.map((v) => v.trim()).filter((v) => v !== '')
   if (values.length === 0) return undefined
-  const bad = values.find((v) => !/^\d{1,15}$/.test(v))
-  if (bad !== undefined) {
-    throw new V2Error(422, `Invalid ${names[0]}: expected comma-separated integer IDs`)
-  }
-  return [...new Set(values.map(Number))]
+  return [...new Set(values.map(rubyToI))]
 }
 
-export const invalidPageTitle = "Invalid 'page' parameter"
-
-/** The 1-based `page` of every paged list (D-pag): absent → 1, and 0 → 1 as Rails'
- * paginators read it; anything but digits → 422. */
+/** The 1-based `page` of every paged list (D-pag): absent → 1; otherwise read as Rails' paginators
+ * read it (`to_i`, then at least 1), so `page=abc`, `page=0` and `page=-1` are the first page: no
+ * recorded v2 answer shows an error for a bad page. */
 export function pageParam(params: V2Params): number {
-  const raw = params.get('page')?.trim()
-  if (raw === undefined || raw === '') return 1
-  if (!/^\d{1,9}$/.test(raw)) throw new V2Error(422, invalidPageTitle)
-  return Math.max(1, Number(raw))
+  const raw = params.get('page')
+  if (raw === undefined) return 1
+  return Math.min(Math.max(1, rubyToI(raw)), 999_999_999)
 }
 
 /** Reads the body of a request as parameters: form-encoded, a JSON object or XML (src/http/xml-body.ts). */

@@ -30,10 +30,11 @@ const web: ApmApplication = {
 describe('application records (issue 23, item 21)', () => {
   // v2 explorer applications.json, ApplicationSummaryResponse: "Number of concurrent application
   // instances for background applications"; an application with web transactions has none.
-  it('gives concurrent_instance_count to background applications only', () => {
+  // newrelic-client-go pkg/apm/applications_test.go shows it on a web application (issue 37 item 3).
+  it('gives concurrent_instance_count to web and background applications', () => {
     const summary = (e: ApmApplication) =>
       toV2Application(e)['application_summary'] as Record<string, unknown>
-    expect(summary(web)).not.toHaveProperty('concurrent_instance_count')
+    expect(summary(web)['concurrent_instance_count']).toBe(2)
     const worker = { ...web, apmSummary: { ...web.apmSummary!, webThroughput: 0 } }
     expect(summary(worker)['concurrent_instance_count']).toBe(2)
   })

@@ -40,15 +40,25 @@ describe('application_summary', () => {
     expect([round2(0.5), round2(7), round2(0.999), round2(Number.NaN)]).toEqual([0.5, 7, 1, 0])
   })
 
-  it('adds concurrent_instance_count, last, for a background application', () => {
-    const keys = Object.keys(summary(base))
-    expect(keys.at(-1)).toBe('concurrent_instance_count')
-    expect(summary(base)['concurrent_instance_count']).toBe(3)
+  // issue 37 item 3: newrelic-client-go's fixture (pkg/apm/applications_test.go) shows it last, on a
+  // web application.
+  it('adds concurrent_instance_count, last, for every reporting application', () => {
+    const web = { ...base, apmSummary: { ...base.apmSummary!, webThroughput: 10 } }
+    for (const e of [base, web]) {
+      expect(Object.keys(summary(e)).at(-1)).toBe('concurrent_instance_count')
+      expect(summary(e)['concurrent_instance_count']).toBe(3)
+    }
   })
 
-  it('leaves it out for an application with web transactions', () => {
-    const web = { ...base, apmSummary: { ...base.apmSummary!, webThroughput: 10 } }
-    expect(summary(web)).not.toHaveProperty('concurrent_instance_count')
+  // issue 37 item 2: web transactions' figures for a web application (New Relic docs "Get average
+  // throughput for an app (v2)", "Get web transaction time data (v2)").
+  it("answers a web application's response time and throughput from its web transactions", () => {
+    const web = {
+      ...base,
+      apmSummary: { ...base.apmSummary!, webThroughput: 10, webResponseTimeAverage: 0.297 },
+    }
+    expect(summary(web)).toMatchObject({ response_time: 297, throughput: 10 })
+    expect(summary(base)).toMatchObject({ response_time: 200, throughput: 12 })
   })
 })
 

@@ -73,6 +73,39 @@ describe('PUT /v2/applications/:id', () => {
     expect(data.metric_data.metrics[0]!.timeslices[0]!.values.threshold).toBe(7)
   })
 
+  // issue 37 item 4: a PUT changes exactly the fields it names (v2 explorer applications PUT; NerdGraph
+  // agentApplicationSettingsUpdate: unspecified settings keep their values).
+  it('leaves real user monitoring off when a PUT sends the shown end_user_apdex_threshold back', async () => {
+    const h = harness()
+    const path = '/v2/applications/9045851.json' // no browser monitoring
+    const shown = (await (await h.get(path)).json()) as App
+    expect(shown.application.settings['enable_real_user_monitoring']).toBe(false)
+    const threshold = shown.application.settings['end_user_apdex_threshold']
+    for (const settings of [
+      { end_user_apdex_threshold: threshold },
+      shown.application.settings,
+      { end_user_apdex_threshold: 5 },
+    ]) {
+      const res = await put(h, path, JSON.stringify({ application: { settings } }))
+      expect(res.status).toBe(200)
+      const answered = (await res.json()) as App
+      expect(answered.application.settings['enable_real_user_monitoring']).toBe(false)
+      const next = (await (await h.get(path)).json()) as App
+      expect(next.application.settings['enable_real_user_monitoring']).toBe(false)
+      expect(next.application).not.toHaveProperty('end_user_summary')
+    }
+    // turning it on later takes the T sent while it was off
+    const on = await put(
+      h,
+      path,
+      JSON.stringify({ application: { settings: { enable_real_user_monitoring: true } } })
+    )
+    const want = { enable_real_user_monitoring: true, end_user_apdex_threshold: 5 }
+    expect(((await on.json()) as App).application.settings).toMatchObject(want)
+    const after = (await (await h.get(path)).json()) as App
+    expect(after.application.settings['enable_real_user_monitoring']).toBe(true)
+  })
+
   it('reads an XML body and answers XML', async () => {
     const h = harness()
     const res = await put(

@@ -179,9 +179,11 @@ describe('GET /v2/key_transactions', () => {
     )
   })
 
-  it('answers 422 for non-numeric filter[ids] and 401 without a key', async () => {
+  it('reads filter[ids]=abc as Rails reads an ID (to_i: 0, an empty list) and 401 without a key', async () => {
     const h = harness()
-    expect((await h.get('/v2/key_transactions.json?filter[ids]=abc')).status).toBe(422)
+    const res = await h.get('/v2/key_transactions.json?filter[ids]=abc')
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as { key_transactions: unknown[] }).key_transactions).toEqual([])
     expect((await h.get('/v2/key_transactions.json', { key: null })).status).toBe(401)
   })
 })
@@ -244,5 +246,26 @@ describe('GET /v2/key_transactions/{id}', () => {
     expect(upstream(h) - before).toBe(1)
     const other = await h.get('/v2/key_transactions/2247001.json', { key: DEMO_KEYS.one })
     expect(other.status).toBe(404)
+  })
+})
+
+// issue 37 item 1: v2's list and show carry the same summary; a list never answers a minute-old one.
+describe('key transaction summaries in lists', () => {
+  afterAll(() => void vi.setSystemTime(now))
+
+  it('answers a list item as fresh as the show of the same minute', async () => {
+    const h = harness()
+    const path = '/v2/key_transactions.json?filter[ids]=2247001'
+    vi.setSystemTime(Date.parse('2026-11-20T12:10:50.000Z'))
+    expect((await h.get(path)).status).toBe(200)
+    vi.setSystemTime(Date.parse('2026-11-20T12:11:10.000Z'))
+    const listed = ((await (await h.get(path)).json()) as { key_transactions: object[] })
+      .key_transactions
+    const shown = (
+      (await (await h.get('/v2/key_transactions/2247001.json')).json()) as {
+        key_transaction: object
+      }
+    ).key_transaction
+    expect(listed).toEqual([shown])
   })
 })

@@ -285,14 +285,14 @@ describe('GET /applications/:id/metrics/data', () => {
     }
   })
 
-  it('answers 422 without an upstream request when names are missing', async () => {
+  // v2's answer to a missing required parameter (docs-website issue #7091: `missing parameter:
+  // policy_id`, 400); the stand-in answers the same (simulator/v2/apm-metrics.ts).
+  it('answers 400 missing parameter: names without an upstream request when names are missing', async () => {
     const spent = await cost(sim, async () => {
       for (const query of ['', '?names[]=', '?values[]=call_count']) {
         const res = await get(`${base}${query}`)
-        expect(res.status).toBe(422)
-        expect(await res.json()).toEqual({
-          error: { title: 'No metric names given: names[] is required' },
-        })
+        expect(res.status).toBe(400)
+        expect(await res.json()).toEqual({ error: { title: 'missing parameter: names' } })
       }
     })
     expect(spent.requests).toBe(0)

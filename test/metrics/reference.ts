@@ -159,7 +159,7 @@ export const reference: Record<string, Record<string, (s: Slice) => number>> = {
     average_fe_response_time: (s) => per(s.exclusive, s.n) * 1000,
     average_be_response_time: (s) => per(s.total - s.exclusive, s.n) * 1000,
     total_network_time: network,
-    network_time_percentage: (s) => (100 * network(s)) / s.seconds,
+    network_time_percentage: (s) => network(s) / s.seconds, // D-nrql: no × 100
     total_fe_time: (s) => s.exclusive,
     fe_time_percentage: (s) => (100 * s.exclusive) / s.seconds,
     average_dom_content_load_time: (s) => callMean(s) * 1000,
@@ -168,8 +168,8 @@ export const reference: Record<string, Record<string, (s: Slice) => number>> = {
     total_dom_content_time: (s) => s.total * 1000,
     total_app_time: (s) => s.squares,
     average_app_time: (s) => per(s.squares, s.n),
-    // JavaScript errors per 100 page views (D-nrql EndUser table, in % as its fe_time_percentage).
-    error_percentage: (s) => 100 * per(s.errors, s.views),
+    // JavaScript errors per page view (D-nrql EndUser table; issue 37 item 5).
+    error_percentage: (s) => per(s.errors, s.views), // D-nrql: a ratio
     requests_per_minute: (s) => perMinute(s.n, s),
   },
   mobile: {

@@ -109,7 +109,7 @@ describe('v2 stand-in: metric data from raw timeslices', () => {
     ])
   })
 
-  it('answers EndUser error_percentage as 100 × EndUser/errors over Browser of each slice', async () => {
+  it('answers EndUser error_percentage as EndUser/errors over Browser of each slice (a ratio)', async () => {
     // New Relic docs "Migrate metric timeslice queries to NRQL", EndUser table: error_percentage is
     // count of EndUser/errors over count of Browser (in % as its fe_time_percentage, `100 *`).
     const from = END - 5 * MINUTE
@@ -124,7 +124,7 @@ describe('v2 stand-in: metric data from raw timeslices', () => {
       const errors = sums(sim, CHECKOUT, 'EndUser/errors', at, at + MINUTE).count
       const views = sums(sim, CHECKOUT, 'Browser', at, at + MINUTE).count
       expect(slice.values).toEqual({
-        error_percentage: r3((100 * errors) / views),
+        error_percentage: r3(errors / views),
         call_count: sums(sim, CHECKOUT, 'EndUser', at, at + MINUTE).count,
       })
     })
@@ -414,7 +414,10 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
     // "The last time the application reported data" (v2 explorer applications.json): the last
     // minute of data, 12:33, was reported when it ended
     expect(app.last_reported_at).toBe(iso(END))
-    const from = END - 5 * MINUTE
+    // v2's window: the last three whole minutes (docs "Summary data examples (v2)": "a rolling
+    // three- to four-minute average"); a web application's response time and throughput are its
+    // web transactions' (docs "Get average throughput for an app (v2)")
+    const from = END - 3 * MINUTE
     const web = sums(sim, CHECKOUT, 'HttpDispatcher', from, END)
     const other = sums(sim, CHECKOUT, 'OtherTransaction/all', from, END)
     const errors = sums(sim, CHECKOUT, 'Errors/all', from, END)
@@ -422,8 +425,8 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
     const calls = web.count + other.count
     const n = apdex.count + apdex.total + apdex.totalExclusive
     expect(app.application_summary).toEqual({
-      response_time: r3(((web.total + other.total) / calls) * 1000),
-      throughput: r3(calls / 5),
+      response_time: r3((web.total / web.count) * 1000),
+      throughput: r3(web.count / 3),
       error_rate: r3((errors.count / calls) * 100),
       apdex_target: 0.5,
       // two decimals, as recorded v2 apdex scores: 0.78 (newrelic-client-go
@@ -432,11 +435,12 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
       apdex_score: r2((apdex.count + apdex.total / 2) / n),
       host_count: 3,
       instance_count: 7,
+      concurrent_instance_count: 7,
     })
     const pages = sums(sim, CHECKOUT, 'EndUser', from, END)
     expect(app.end_user_summary).toMatchObject({
       response_time: r3(pages.total / pages.count),
-      throughput: r3(pages.count / 5),
+      throughput: r3(pages.count / 3),
       apdex_target: 7,
     })
     expect(Object.keys(app.links)).toEqual([
@@ -460,7 +464,7 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
     const end = Math.floor(at / MINUTE) * MINUTE
     const members = (appId: number, names: string[]) => {
       const rows = names.flatMap((name) =>
-        quiet.dataset.timeslices({ appId, name, from: end - 5 * MINUTE, to: end })
+        quiet.dataset.timeslices({ appId, name, from: end - 3 * MINUTE, to: end })
       )
       return {
         hosts: new Set(rows.map((r) => r.host)).size,
@@ -495,7 +499,7 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
     const end = Math.floor(at / MINUTE) * MINUTE
     const rows = (appId: number, names: string[]) =>
       names.flatMap((name) =>
-        quiet.dataset.timeslices({ appId, name, from: end - 5 * MINUTE, to: end })
+        quiet.dataset.timeslices({ appId, name, from: end - 3 * MINUTE, to: end })
       )
     const idle = quiet.dataset
       .applications(1000001)
@@ -513,6 +517,7 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
         apdex_score: 0,
         host_count: new Set(alive.map((r) => r.host)).size,
         instance_count: new Set(alive.map((r) => `${r.host} ${r.instanceName}`)).size,
+        concurrent_instance_count: new Set(alive.map((r) => `${r.host} ${r.instanceName}`)).size,
       })
       const hosts = (await v2(quiet, `applications/${a.id}/hosts.json`)).json.application_hosts
       for (const h of hosts) expect(h).not.toHaveProperty('application_summary')
@@ -600,12 +605,12 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
       'end_user_summary',
       'links',
     ])
-    const web = sums(sim, CHECKOUT, 'HttpDispatcher', END - 5 * MINUTE, END, { host: web01.host })
-    const other = sums(sim, CHECKOUT, 'OtherTransaction/all', END - 5 * MINUTE, END, {
+    const web = sums(sim, CHECKOUT, 'HttpDispatcher', END - 3 * MINUTE, END, { host: web01.host })
+    const other = sums(sim, CHECKOUT, 'OtherTransaction/all', END - 3 * MINUTE, END, {
       host: web01.host,
     })
     expect(web01.application_summary).toMatchObject({
-      throughput: r3((web.count + other.count) / 5),
+      throughput: r3((web.count + other.count) / 3),
       instance_count: 3,
     })
     expect(Object.keys(web01.application_summary)).toEqual([
@@ -821,5 +826,44 @@ describe('v2 stand-in: perturbation and noise switches', () => {
     const sim = createSimulator({ now: () => NOW, v2: { perturb: 'extra-field', jitter: true } })
     const res = await v2(sim, 'applications/1.json')
     expect(res.json).toEqual({ error: { title: 'No Application found with the given ID' } })
+  })
+})
+
+/** issue 36 item 6: parameters as v2's framework reads them (Rails on Rack), value order as asked. */
+describe('v2 stand-in: parameters as Rails reads them', () => {
+  const sim = fixedSimulator()
+
+  it('takes the last of repeated scalar parameters (Rack parse_nested_query)', async () => {
+    const res = await v2(
+      sim,
+      'applications.json?filter[name]=nothing-matches&filter[name]=Checkout&exclude_links=true'
+    )
+    expect(res.json.applications.map((a: { id: number }) => a.id)).toContain(CHECKOUT)
+  })
+
+  it('answers asked values in the order asked, each once', async () => {
+    const at = END - 20 * MINUTE
+    const res = await v2(
+      sim,
+      `applications/${CHECKOUT}/metrics/data.json?names[]=HttpDispatcher&values[]=call_count` +
+        `&values[]=average_response_time&values[]=call_count&from=${iso(at)}&to=${iso(at + MINUTE)}`
+    )
+    const values = res.json.metric_data.metrics[0].timeslices[0].values
+    expect(Object.keys(values)).toEqual(['call_count', 'average_response_time'])
+  })
+
+  it('reads page and filter[ids] with to_i, and drops a trailing slash', async () => {
+    const named = (q: string) =>
+      v2(sim, `applications.json/?filter[name]=Checkout&${q}`).then((r) => ({
+        status: r.status,
+        ids: r.json.applications.map((a: { id: number }) => a.id) as number[],
+      }))
+    const first = await named('page=1')
+    expect(first.status).toBe(200)
+    expect(first.ids).toContain(CHECKOUT)
+    for (const page of ['abc', '-1', '0']) expect(await named(`page=${page}`)).toEqual(first)
+    expect((await named('page=2x')).ids).toEqual([])
+    expect((await named('filter[ids]=abc')).ids).toEqual([])
+    expect((await named(`filter[ids]=${CHECKOUT}abc`)).ids).toEqual([CHECKOUT])
   })
 })

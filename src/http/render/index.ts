@@ -20,7 +20,7 @@ export type Format = keyof typeof renderers
 /** `.json` / `.xml` at the end of the path; no suffix → from `Accept` (D-200 "200 Status with API
  * Explorer"). */
 export function formatOf(pathname: string, accept: string | undefined): Format | undefined {
-  const m = /\.([A-Za-z0-9]+)$/.exec(pathname)
+  const m = /\.([A-Za-z0-9]+)$/.exec(withoutTrailingSlash(pathname))
   if (m) {
     const ext = m[1]!.toLowerCase()
     return ext in renderers ? (ext as Format) : undefined
@@ -32,5 +32,11 @@ export function formatOf(pathname: string, accept: string | undefined): Format |
 
 /** The path routes match on: the suffix removed once, so `/v2/applications.json` → `/v2/applications`. */
 export function pathWithoutFormat(pathname: string): string {
-  return pathname.replace(/\.(json|xml)$/i, '')
+  return withoutTrailingSlash(pathname).replace(/\.(json|xml)$/i, '')
+}
+
+/** Rails routing drops a trailing slash before it matches a route (`/v2/applications.json/` is
+ * `/v2/applications.json`; ActionDispatch::Journey::Router::Utils.normalize_path). */
+function withoutTrailingSlash(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/(?<=.)\/+$/, '') : pathname
 }

@@ -10,7 +10,7 @@ import { facetedNrqlFields, type FacetedNrql } from '../../upstream/nrql-rows'
 const summaryFields = `
   apmSummary {
     apdexScore errorRate hostCount instanceCount responseTimeAverage throughput
-    webThroughput nonWebThroughput
+    webResponseTimeAverage webThroughput nonWebThroughput
   }
   apmBrowserSummary { pageLoadThroughput pageLoadTimeAverage }
   settings { apdexTarget serverSideConfig }`
@@ -146,6 +146,7 @@ export interface ApmSummary {
   instanceCount: number | null
   responseTimeAverage: number | null
   throughput: number | null
+  webResponseTimeAverage?: number | null
   webThroughput?: number | null
   nonWebThroughput?: number | null
 }

@@ -4,11 +4,9 @@
  * GRAF2 PR #1 "200 apps max per page"; entity search pages by 200), cursors remembered per key and
  * query (src/entities/search-pages.ts) so walking pages in order costs one NerdGraph request per page.
  */
-import { insightsCache } from './members'
 import type { Context } from 'hono'
 import type { Env } from '../../http/env'
 import type { NerdGraph } from '../../upstream/nerdgraph'
-import { refreshInBackground } from '../../entities/background'
 import { linkHeader } from '../../http/link-header'
 import { isForbiddenAccount, rememberApplication } from '../../entities/resolve'
 import { applicationLinkTemplates } from '../../../mappings/link-templates'
@@ -39,40 +37,20 @@ import { withOwnUpdates } from './own-updates'
 import { rememberShown } from './shown'
 
 /** Insights for every account, fetching the missing ones in one request (used by `filter[host]`). */
-async function allInsights(c: Context<Env>, accounts: number[]) {
-  const missing = accounts.filter((a) => !cachedInsights(c, a))
+async function allInsights(c: Context<Env>, accounts: number[], now: number) {
+  const missing = accounts.filter((a) => !cachedInsights(c, a, now))
   if (missing.length) {
     const nerdgraph = c.get('nerdgraph')
-    const vars = insightVars(missing)
+    const vars = insightVars(missing, now)
     const { data } = await nerdgraph.query<InsightsData>(insightsDocument(missing.length), vars)
-    await storeInsights(c, nerdgraph, missing, vars, data)
+    await storeInsights(c, now, nerdgraph, missing, vars, data)
   }
-  refreshStaleInsights(c, accounts)
-  return accounts.map((a) => cachedInsights(c, a)!)
+  return accounts.map((a) => cachedInsights(c, a, now)!)
 }
 
-/** Stale insights answer this request; one background request replaces them (src/entities/background.ts),
- * so a scrape repeated every minute never waits for the account-wide queries. */
-function refreshStaleInsights(c: Context<Env>, accounts: number[]) {
-  const cache = c.get('caches').of(insightsCache)
-  const keyHash = c.get('keyHash')
-  const stale = accounts.filter((a) => cache.startRefresh(keyHash, String(a)))
-  if (stale.length === 0) return
-  const nerdgraph = c.get('nerdgraph')
-  refreshInBackground(
-    c,
-    async () => {
-      const vars = insightVars(stale)
-      const { data } = await nerdgraph.query<InsightsData>(insightsDocument(stale.length), vars)
-      await storeInsights(c, nerdgraph, stale, vars, data)
-    },
-    () => stale.forEach((a) => cache.refreshFailed(keyHash, String(a)))
-  )
-}
-
-function insightVars(accounts: number[]): Record<string, unknown> {
+function insightVars(accounts: number[], now: number): Record<string, unknown> {
   if (accounts.length === 0) return {}
-  const q = insightsNrql(Date.now())
+  const q = insightsNrql(now)
   return Object.fromEntries([
     ...accounts.flatMap((a, i) => [
       [`a${i}`, a],
@@ -98,6 +76,7 @@ async function servedBrowsers(nerdgraph: NerdGraph, query: unknown, data: Served
 
 async function storeInsights(
   c: Context<Env>,
+  now: number,
   nerdgraph: NerdGraph,
   accounts: number[],
   vars: Record<string, unknown>,
@@ -107,7 +86,7 @@ async function storeInsights(
   accounts.forEach((accountId, i) => {
     const alias = data.actor[`a${i}`]
     const { members, browser } = alias ?? {}
-    rememberInsights(c, accountId, members, browser, served.get(accountId))
+    rememberInsights(c, now, accountId, members, browser, served.get(accountId))
   })
 }
 
@@ -127,12 +106,13 @@ async function listPage(c: Context<Env>) {
   const p = c.get('params')
   const filters = applicationFilters(p)
   const page = pageParam(p)
+  const now = Date.now()
   const account = await listAccount(c)
   const accounts = account === undefined ? await visibleAccounts(c) : [account]
   let ids = filters.ids
   if (filters.host) {
     const needle = filters.host.toLowerCase()
-    const onHost = (await allInsights(c, accounts)).flatMap((i: AccountInsights) =>
+    const onHost = (await allInsights(c, accounts, now)).flatMap((i: AccountInsights) =>
       [...i.topologies]
         .filter(([, t]) => [...t.hosts.keys()].some((h) => h.toLowerCase().includes(needle)))
         .map(([appId]) => appId)
@@ -144,15 +124,14 @@ async function listPage(c: Context<Env>) {
   const cursor = await searchCursor(c, query, page)
   if (cursor === null) return { body: body([], p.bool('exclude_links')), link: undefined }
 
-  const missing = accounts.filter((a) => !cachedInsights(c, a))
+  const missing = accounts.filter((a) => !cachedInsights(c, a, now))
   const nerdgraph = c.get('nerdgraph')
-  const vars = insightVars(missing)
+  const vars = insightVars(missing, now)
   const { data } = await nerdgraph.query<ListApplicationsData>(
     listApplicationsDocument(missing.length),
     { query, cursor: cursor ?? null, ...vars }
   )
-  await storeInsights(c, nerdgraph, missing, vars, data)
-  refreshStaleInsights(c, accounts)
+  await storeInsights(c, now, nerdgraph, missing, vars, data)
   const search = data.actor.entitySearch
   const entities = (search?.results.entities ?? []).filter((e) => nameMatches(filters.name, e.name))
   learnPage(c, query, page, search)
@@ -163,7 +142,7 @@ async function listPage(c: Context<Env>) {
       accountId: e.accountId,
       guid: e.guid,
     })
-    const insights = cachedInsights(c, e.accountId)
+    const insights = cachedInsights(c, e.accountId, now)
     const record = withOwnUpdates(
       c,
       e.accountId,

@@ -25,26 +25,28 @@ import type { Served } from './reshape'
 
 const minute = 60 * 1000
 
-/** per account: members and browser figures of every application, for list pages. Fresh for
- * 5 minutes, past any exporter's scrape interval (mrf/newrelic-exporter and ContaAzul's default to
- * a minute), then answered while refreshed in the background for 25 more. */
+/** per account: members and browser figures of every application, for list pages. Used only in
+ * the minute whose windows they cover: v2's list and show carry the same summary, so a list page
+ * answers the minutes a show of the same time answers (`cachedInsights`); a page of a later minute
+ * carries the account-wide queries in its own request (list.ts). */
 export const insightsCache = defineCache<AccountInsights>('insights', {
-  freshMs: 5 * minute,
-  staleMs: 25 * minute,
+  freshMs: minute,
   maxBytes: 16 * 2 ** 20,
 })
 
 export interface AccountInsights {
+  /** End of the summary window they cover (`summaryWindow`), epoch ms. */
+  until: number
   topologies: Map<number, Topology>
   browser: Map<number, BrowserSummary>
   /** APM application ID → the browser application it serves, for those that do not report. */
   served: Map<number, Served>
 }
 
-/** The account's insights, fresh or stale (a stale one is refreshed by `refreshStaleInsights` in
- * src/resources/applications/list.ts, src/core/cache.ts). */
-export function cachedInsights(c: Context<Env>, accountId: number) {
-  return c.get('caches').of(insightsCache).lookup(c.get('keyHash'), String(accountId))?.value
+/** The account's insights when they cover the windows of `now` (the same minute), else undefined. */
+export function cachedInsights(c: Context<Env>, accountId: number, now: number) {
+  const hit = c.get('caches').of(insightsCache).get(c.get('keyHash'), String(accountId))
+  return hit?.until === summaryWindow(now)[1] ? hit : undefined
 }
 
 export function insightsNrql(now: number): { members: string; browser: string } {
@@ -96,12 +98,14 @@ export function topologiesFrom(rows: readonly MemberRow[]): Map<number, Topology
 
 export function rememberInsights(
   c: Context<Env>,
+  now: number,
   accountId: number,
   members: FacetedNrql | null | undefined,
   browser: FacetedNrql | null | undefined,
   served: Map<number, Served> = new Map()
 ): AccountInsights {
   const insights = {
+    until: summaryWindow(now)[1],
     topologies: topologiesFrom(memberRows(members)),
     browser: browserSummariesFrom(browser),
     served,

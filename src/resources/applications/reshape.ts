@@ -13,7 +13,7 @@ import { round2, round3 } from '../../core/numbers'
 import { formatTime } from '../../core/time-range'
 import type { Topology } from '../../entities/topology'
 import type { BrowserSummary } from './browser'
-import type { ApmApplication, ApmSummary } from './documents'
+import type { ApmApplication } from './documents'
 
 /** Browser apdex T when no EndUser/Apdex timeslice says otherwise: New Relic's default of 7 s
  * (D-summary and D-health examples show `end_user_apdex_threshold: 7`). */
@@ -22,11 +22,6 @@ export const defaultEndUserApdexT = 7
 export function healthStatus(e: ApmApplication): HealthStatus {
   if (e.reporting !== true) return notReportingHealthStatus
   return healthStatusBySeverity[e.alertSeverity as AlertSeverity] ?? 'unknown'
-}
-
-/** No web transactions, only background ones, in the summary window. */
-function isBackground(s: ApmSummary): boolean {
-  return (s.webThroughput ?? 0) === 0 && (s.nonWebThroughput ?? 0) > 0
 }
 
 /** The browser application an APM application serves, with its apdex T as set: what a PUT of
@@ -70,9 +65,13 @@ export function toV2Application(
   const s = e.apmSummary
   if (reporting && s) {
     const instances = s.instanceCount ?? topology.instances.size
+    // Web transactions' for an application that has them (New Relic docs "Get average throughput
+    // for an app (v2)": HttpDispatcher for web apps; "Get web transaction time data (v2)").
+    const web = (s.webThroughput ?? 0) > 0
+    const time = web ? s.webResponseTimeAverage : s.responseTimeAverage
     record['application_summary'] = {
-      response_time: round3((s.responseTimeAverage ?? 0) * 1000), // NerdGraph seconds → v2 ms
-      throughput: round3(s.throughput ?? 0), // both per minute
+      response_time: round3((time ?? 0) * 1000), // NerdGraph seconds → v2 ms
+      throughput: round3((web ? s.webThroughput : s.throughput) ?? 0), // both per minute
       // percent of calls (D-errrate) from the timeslices (src/resources/applications/browser.ts):
       // whether `apmSummary.errorRate` is 0–100 or 0–1 is unknown, so it only stands in without them
       error_rate: round3(browser?.errorRate ?? s.errorRate ?? 0),
@@ -80,10 +79,10 @@ export function toV2Application(
       apdex_score: round2(s.apdexScore ?? 0),
       host_count: s.hostCount ?? topology.hosts.size,
       instance_count: instances,
-      // Background applications only (v2 swagger model "concurrent_instance_count"); NerdGraph has no
-      // such field (schema `ApmApplicationSummaryData`), so the instances reporting in the summary
-      // window.
-      ...(isBackground(s) ? { concurrent_instance_count: instances } : {}),
+      // The instances that reported in the summary window, last (newrelic-client-go
+      // pkg/apm/applications_test.go shows it on a web application; v2 explorer AppSummaryResponse);
+      // NerdGraph's `instanceCount` ("The number of instances of this application running").
+      concurrent_instance_count: instances,
     }
     // only when browser data exists (PGN and HUBOT fixtures omit it otherwise)
     if (e.apmBrowserSummary && browser?.summary) {

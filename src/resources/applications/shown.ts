@@ -10,9 +10,9 @@ import { defineCache } from '../../core/cache'
 const minute = 60 * 1000
 
 /** per account and application: the v2 record last shown (show or list page), so PUT and DELETE
- * answer from their mutation alone (writes.ts); as old as list figures may be. */
+ * answer from their mutation alone (writes.ts); a minute at most, as list figures. */
 export const shownApplicationsCache = defineCache<Record<string, unknown>>('shownApplications', {
-  freshMs: 5 * minute,
+  freshMs: minute,
   maxBytes: 8 * 2 ** 20,
 })
 

@@ -84,7 +84,8 @@ export interface SettingsResult {
 /**
  * The v2 record after an update: `shown` (as GET showed it) with the name and settings the mutation
  * answered. Keys keep GET's order; `shown` is not changed. The browser apdex T and loader are taken
- * only when sent: GET shows T from EndUser/Apdex data and RUM from browser data, not these settings.
+ * only when one of them was sent: GET shows T from EndUser/Apdex data and RUM from browser data, not
+ * these settings.
  */
 export function updatedRecord(
   shown: Record<string, unknown>,
@@ -106,7 +107,8 @@ export function updatedRecord(
   }
   const browser = result.browserSettings
   const browserT = browser?.browserConfig.apdexTarget
-  if ('browserConfig' in sent && typeof browserT === 'number') {
+  // Sent, or kept by NerdGraph and now in force because the loader turned browser monitoring on.
+  if (('browserConfig' in sent || 'browserMonitoring' in sent) && typeof browserT === 'number') {
     settings['end_user_apdex_threshold'] = browserT
   }
   const loader = browser?.browserMonitoring.loader

@@ -47,20 +47,24 @@ import { defineCache } from '../../core/cache'
 
 const minute = 60 * 1000
 
-/** per kind and GUID: v2 summaries of the last minutes (key transactions). */
+/** per kind, GUID and summary window: v2 summaries of the last minutes (key transactions). Keyed
+ * by the window's end, so a list answers the same minutes a show of the same minute does (v2's list
+ * and show carry the same summary) and never a window a minute old. */
 export const summariesCache = defineCache<unknown>('summaries', {
   freshMs: minute,
   maxBytes: 8 * 2 ** 20,
 })
 
+const summaryKey = (guid: string, until: number) => `${kind}\u0000${guid}\u0000${until}`
+
 const kind = 'KEY_TRANSACTION'
 type Row = Record<string, unknown>
 
-function cachedSummary(c: Context<Env>, guid: string): Row | null | undefined {
+function cachedSummary(c: Context<Env>, guid: string, until: number): Row | null | undefined {
   return c
     .get('caches')
     .of(summariesCache)
-    .get(c.get('keyHash'), `${kind}\u0000${guid}`) as Row | null
+    .get(c.get('keyHash'), summaryKey(guid, until)) as Row | null
 }
 
 /** One NRQL query of a request, an alias `a<i>` of `pageExtrasDocument`. */
@@ -126,11 +130,14 @@ const appOf = (c: Context<Env>) => (guid: string) =>
  * request when the details are cached; a page whose details are not needs one more for the
  * applications they name.
  */
-async function fillCaches(c: Context<Env>, page: KeyTransactionOutline[]) {
+async function fillCaches(
+  c: Context<Env>,
+  page: KeyTransactionOutline[],
+  window: [number, number]
+) {
   const needDetails = page.filter((e) => !cachedDetails(c, kind, e.guid)).map((e) => e.guid)
-  const needSummary = page.filter((e) => cachedSummary(c, e.guid) === undefined)
+  const needSummary = page.filter((e) => cachedSummary(c, e.guid, window[1]) === undefined)
   if (needDetails.length === 0 && needSummary.length === 0) return
-  const window = summaryWindow(Date.now())
   const apps = appOf(c)
   const reporting = needSummary.filter((e) => e.reporting === true)
   const early = reporting.filter((e) => apps(e.guid))
@@ -147,7 +154,11 @@ async function fillCaches(c: Context<Env>, page: KeyTransactionOutline[]) {
   for (const e of needSummary) {
     c.get('caches')
       .of(summariesCache)
-      .set(c.get('keyHash'), `${kind}\u0000${e.guid}`, withLastReported(rows, e.guid, apps(e.guid)))
+      .set(
+        c.get('keyHash'),
+        summaryKey(e.guid, window[1]),
+        withLastReported(rows, e.guid, apps(e.guid))
+      )
   }
 }
 
@@ -186,13 +197,14 @@ export async function listKeyTransactions(c: Context<Env>) {
   const search = data.actor.entitySearch
   learnPage(c, query, page, search)
   const entities = (search?.results.entities ?? []).filter((e) => nameMatches(filters.name, e.name))
-  await fillCaches(c, entities)
+  const window = summaryWindow(Date.now())
+  await fillCaches(c, entities, window)
   const records = entities.map((e) =>
     toV2KeyTransaction(
       v2Id(e.guid),
       e,
       cachedDetails<KeyTransactionDetails>(c, kind, e.guid),
-      cachedSummary(c, e.guid) ?? undefined
+      cachedSummary(c, e.guid, window[1]) ?? undefined
     )
   )
   const link = linkHeader(new URL(c.req.url), c.get('origin'), p.entries(), {

@@ -10,8 +10,9 @@ import { resolveTimeRange } from '../../core/time-range'
 import type { MetricDataRequest } from './plan'
 
 export const requestTitles = {
-  // Missing names: [UNCONFIRMED] (no recorded answer), proposal 422.
-  noNames: 'No metric names given: names[] is required',
+  // A missing required parameter is 400 `missing parameter: <name>` on v2 (recorded for
+  // `policy_id`, docs-website issue #7091; Rails' ParameterMissing is a 400).
+  noNames: 'missing parameter: names',
   cursor: "Invalid 'cursor' parameter",
 } as const
 
@@ -26,7 +27,7 @@ export function metricDataRequest(params: V2Params, now: number): MetricDataRequ
       .flatMap((n) => n.split(/\r?\n/))
       .filter((n) => n !== '')
   )
-  if (names.length === 0) throw new V2Error(422, requestTitles.noNames)
+  if (names.length === 0) throw new V2Error(400, requestTitles.noNames)
   const values = unique(
     params
       .list('values')
