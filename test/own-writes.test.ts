@@ -4,6 +4,14 @@
  * A read by the key that wrote shows its write at once; another key still reads what NerdGraph shows.
  */
 import { describe, expect, it } from 'vitest'
+import { PartitionedCache } from '../src/core/cache'
+import {
+  maxOwnWrites,
+  ownWriteMs,
+  ownWrites,
+  recordOwnWrite,
+  type OwnWrite,
+} from '../src/core/own-writes'
 import { DEMO_KEYS, harness } from './helpers/harness'
 
 const STAGING_APP = 9702201 // in the account both demo keys see
@@ -99,5 +107,21 @@ describe('read-your-writes', () => {
     expect(del.status).toBe(200)
     const after = (await body<Labels>(h.get('/v2/labels.json'))).labels.map((l) => l.key)
     expect(after).not.toContain('Own:Write')
+  })
+})
+
+describe('the own-writes store (src/core/own-writes.ts)', () => {
+  it('keeps the last 50 writes per key and scope, for five minutes, never across keys', () => {
+    const cache = new PartitionedCache<OwnWrite<number>[]>({ freshMs: ownWriteMs })
+    const t0 = Date.now()
+    for (let i = 0; i < 60; i++) recordOwnWrite(cache, 'key-a', 'app', i, t0)
+    expect(ownWrites(cache, 'key-a', 'app', t0)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 10)
+    )
+    expect(maxOwnWrites).toBe(50)
+    expect(ownWrites(cache, 'key-b', 'app', t0)).toEqual([])
+    expect(ownWrites(cache, 'key-a', 'other', t0)).toEqual([])
+    recordOwnWrite(cache, 'key-a', 'app', 99, t0 + ownWriteMs)
+    expect(ownWrites(cache, 'key-a', 'app', t0 + ownWriteMs)).toEqual([99])
   })
 })

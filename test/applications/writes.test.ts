@@ -11,7 +11,9 @@ function put(h: ReturnType<typeof harness>, path: string, body: string, type = '
 
 describe('PUT /v2/applications/:id', () => {
   it('updates name and apdex thresholds (200, the full application), which the next GET shows', async () => {
-    const h = harness()
+    // A list filtered by the new name searches NerdGraph's index, which shows a rename after the live
+    // delay: turned off here (writeVisibilityMs 0); the key's own reads are in test/own-writes.test.ts.
+    const h = harness({}, { limits: { writeVisibilityMs: 0 } })
     const res = await put(
       h,
       '/v2/applications/9045851.json',

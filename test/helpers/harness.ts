@@ -3,7 +3,7 @@ import { createApp } from '../../src/app'
 import { createTelemetry } from '../../src/upstream/telemetry'
 import { parseConfig, type ConfigInput } from '../../src/core/config'
 import { staticFiles } from '../../src/explorer/static-content'
-import { DEMO_KEYS, createSimulator } from '../../simulator'
+import { DEMO_KEYS, createSimulator, type SimulatorOptions } from '../../simulator'
 import { isTrusted } from '../../src/node/trusted-proxies'
 import { parseNodeConfig } from '../../src/node/config'
 
@@ -11,8 +11,10 @@ export { DEMO_KEYS }
 
 export const simulatorUrl = 'http://simulator.test/graphql'
 
-export function harness(settings: ConfigInput = {}) {
-  const sim = createSimulator()
+/** `simulator`: the simulator's options, the live limits by default; a test that turns one off
+ * names it here (README of simulator/, "How it differs from the live NerdGraph"). */
+export function harness(settings: ConfigInput = {}, simulator: SimulatorOptions = {}) {
+  const sim = createSimulator(simulator)
   const log: Record<string, unknown>[] = []
   const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
     sim.fetch(new Request(input, init))) as typeof globalThis.fetch

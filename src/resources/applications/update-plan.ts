@@ -110,6 +110,9 @@ export function updatedRecord(
   // Sent, or kept by NerdGraph and now in force because the loader turned browser monitoring on.
   if (('browserConfig' in sent || 'browserMonitoring' in sent) && typeof browserT === 'number') {
     settings['end_user_apdex_threshold'] = browserT
+    // as GET shows it once NerdGraph does (reshape.ts: the served browser application's T)
+    const endUser = record['end_user_summary'] as Record<string, unknown> | undefined
+    if (endUser) endUser['apdex_target'] = round2(browserT)
   }
   const loader = browser?.browserMonitoring.loader
   if ('browserMonitoring' in sent && loader) {

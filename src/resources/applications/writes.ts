@@ -127,7 +127,7 @@ export async function updateApplication(c: Context<Env>) {
   }
   const application = updatedRecord(shown, result, settings)
   rememberShown(c, app.accountId, application)
-  recordOwnUpdate(c, app.accountId, application)
+  recordOwnUpdate(c, app.accountId, shown, application)
   return { application, links: applicationLinkTemplates }
 }
 
