@@ -114,6 +114,9 @@ export interface EventRow {
 export interface NrqlLimits {
   limitMax: number
   uniquesCap: number
+  /** Lenient switch, the shape the simulator answered before: every FACET attribute's own key on
+   * every row, beside `facet` (live, a multi-attribute row carries `facet` only: nrql/shape.ts). */
+  everyFacetKey?: boolean
 }
 
 export interface NrqlContext {

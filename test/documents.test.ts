@@ -35,6 +35,7 @@ import { metricDataDocument, metricNamesDocument } from '../src/resources/metric
 import { nrqlDocument } from '../src/upstream/nrql-document'
 import { resolveDocuments } from '../src/entities/resolve'
 import { doctorDocuments } from '../src/cli/doctor-documents'
+import { doctorAssumptionDocuments } from '../src/cli/doctor-assumption-documents'
 import { SCHEMA_SDL } from '../simulator'
 import { realSchema } from './helpers/real-schema'
 import { accountsDocument, keyAccountDocument } from '../src/entities/accounts'
@@ -90,6 +91,7 @@ export const sentDocuments: Record<string, string> = {
   updateApplicationSettings: updateSettingsDocument,
   deleteApplication: deleteApplicationDocument,
   ...doctorDocuments,
+  ...doctorAssumptionDocuments,
   searchCursor: searchCursorDocument,
   listKeyTransactions: listKeyTransactionsDocument,
   showKeyTransaction: showKeyTransactionDocument,

@@ -89,6 +89,7 @@ export function shapeResult(input: ShapeInput): NrqlResult {
       facet.length === 1
         ? { facet: group.facet[0], [facet[0]!]: group.facet[0] }
         : { facet: group.facet }
+    if (limits.everyFacetKey) facet.forEach((name, i) => (head[name] = group.facet[i]))
     return series(group.cells, head)
   })
   const totals = series(total, {})

@@ -7,6 +7,12 @@
  */
 import { operations, type OperationRow } from '../../mappings/operations'
 import { nrqlDocument, type NrqlData } from '../upstream/nrql-document'
+import {
+  assumptionLines,
+  probeAssumptions,
+  type AssumptionResult,
+  type GqlAnswer,
+} from './doctor-assumptions'
 import { quote } from '../core/nrql'
 import { bodyJson, keyFetch, KeyRefused } from './key-transport'
 import {
@@ -35,11 +41,7 @@ export const writeMutations = {
 
 type Check = 'ok' | 'fail' | 'unchecked'
 
-interface Gql<T> {
-  status: number
-  data: T | undefined
-  errors: { message: string }[]
-}
+type Gql<T> = GqlAnswer<T>
 
 /** Why a fetch failed: the system's code (ECONNREFUSED…) or the message. */
 export function whyOf(err: unknown): string {
@@ -54,7 +56,7 @@ export class Unreachable extends Error {
 
 async function post<T>(o: DoctorOptions, query: string, variables = {}): Promise<Gql<T>> {
   let res: Response
-  let body: { data?: T; errors?: { message: string }[] }
+  let body: { data?: T; errors?: GqlAnswer<T>['errors'] }
   try {
     res = await keyFetch(
       o.endpoint,
@@ -80,6 +82,8 @@ async function post<T>(o: DoctorOptions, query: string, variables = {}): Promise
 export interface DoctorReport {
   ok: boolean
   lines: string[]
+  /** What v2bridge assumes about NerdGraph, probed (src/cli/doctor-assumptions.ts). */
+  assumptions?: AssumptionResult[]
 }
 
 export async function doctor(o: DoctorOptions): Promise<DoctorReport> {
@@ -159,7 +163,15 @@ export async function doctor(o: DoctorOptions): Promise<DoctorReport> {
     lines.push(`  forwarded  ${forwarded} alerts operations, passed to REST API v2 unchanged`)
   const ok = appsCheck === 'ok' && slicesCheck === 'ok'
   lines.push('', `core read path (applications and metric data): ${ok ? 'works' : 'does not work'}`)
-  return { ok, lines }
+  const assumptions = await probeAssumptions({
+    ask: (query, variables = {}) => post(o, query, variables),
+    key: o.key,
+    app: withData[0] ?? apps[0],
+    accounts: ids,
+    now: Date.now(),
+  })
+  lines.push('', ...assumptionLines(assumptions))
+  return { ok, lines, assumptions }
 }
 
 async function timeslicesAnswer(o: DoctorOptions, app: { guid: string; accountId: number }) {

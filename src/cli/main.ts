@@ -180,9 +180,12 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
       if (err instanceof Unreachable || err instanceof KeyRefused) return fail(io, err.message)
       throw err
     }
-    if (format === 'json') io.out(JSON.stringify({ ok: report.ok, lines: report.lines }, null, 2))
+    const assumptions = 'assumptions' in report ? report.assumptions : undefined
+    if (format === 'json')
+      io.out(JSON.stringify({ ok: report.ok, lines: report.lines, assumptions }, null, 2))
     else for (const line of report.lines) io.out(line)
-    return report.ok ? 0 : 1
+    const contradicted = assumptions?.some((a) => a.verdict === 'contradicted') ?? false
+    return report.ok && !contradicted ? 0 : 1
   }
   if (command === 'explain') {
     if (rest.length !== 1) return fail(io, "explain takes one v2 URL, e.g. '/v2/applications.json'")

@@ -84,7 +84,7 @@ interface KeySearch {
   nextCursor: string | null
 }
 
-interface KeyAccountData {
+export interface KeyAccountData {
   actor: { apiAccess: { keySearch: KeySearch | null } | null }
 }
 
