@@ -41,7 +41,7 @@ describe('GET /v2/alerts_incidents', () => {
       links: { violations: [31000036], policy_id: 5101103 },
     })
     expect(Object.keys(incidents[0]!)).toEqual(['id', 'opened_at', 'incident_preference', 'links'])
-    const sent = h.sent[2]! // then a look into the window before, which holds the next page
+    const sent = h.sent[3]! // then a look into the window before, which holds the next page
     expect(sent.variables).toEqual({
       accountId: 1000001,
       cursor: null,
@@ -161,9 +161,9 @@ describe('PUT /v2/alerts_incidents/{id}/acknowledge and /close', () => {
     expect(res.status).toBe(404)
     expect(await res.json()).toEqual({ error: { title: 'No Incident found with the given ID' } })
     // The walk reads back to the history kept (a year) and stops there.
-    const walked = h.operations().slice(2)
+    const walked = h.operations().slice(3) // after the key's user and two pages of its keys
     expect(new Set(walked)).toEqual(new Set(['AlertIssues']))
-    const windows = h.sent.slice(2).map((s) => s.variables['timeWindow'] as { startTime: number })
+    const windows = h.sent.slice(3).map((s) => s.variables['timeWindow'] as { startTime: number })
     const end = now - 30_000 + 60_000
     expect(Math.min(...windows.map((w) => w.startTime))).toBe(end - 366 * 86_400_000)
     const get = await h.call('/v2/alerts_incidents/12345/close.json')

@@ -160,8 +160,8 @@ describe('GET /v2/key_transactions', () => {
     expect(cold.seen.sort()).toEqual(expected)
     // cold, a page is the search, the details with the summaries, then when the applications the
     // details name last reported (test/key-transactions/fidelity.test.ts); page 1 also learns the
-    // key's own account (two pages of its key search)
-    expect(cold.perPage).toEqual([5, 3])
+    // key's own account (its user, then two pages of that user's keys)
+    expect(cold.perPage).toEqual([6, 3])
     const warm = await walk()
     expect(warm.seen.sort()).toEqual(expected)
     expect(warm.perPage).toEqual([1, 1])
