@@ -24,7 +24,9 @@ async function sweepUrls(list: (path: string) => Promise<Lists>): Promise<string
     '',
     `&from=${iso(now - 3 * 60 * minute)}&to=${iso(now - 2 * 60 * minute)}`,
     `&from=${iso(now - 30 * minute)}&to=${iso(now)}&period=300`,
-    `&from=${iso(now - 24 * 60 * minute)}&to=${iso(now - 60 * minute)}&summarize=true`,
+    // over 6 h: `to` on a 5-minute edge, where v2bridge's grid is v2's (docs/differences.md: long
+    // windows end on NRDB's 5-minute rollup edge)
+    `&from=${iso(now - 24 * 60 * minute)}&to=${iso(Math.floor(now / (5 * minute)) * 5 * minute - 60 * minute)}&summarize=true`,
   ]
   const urls: string[] = [
     'applications',
