@@ -1,16 +1,21 @@
 /**
  * `npm run bench:hostile [seconds]`: v2bridge's Node entry as its own process (as deployed) in front
- * of the simulator (another process), under 8 parallel hostile requests repeated for the whole run
- * by a third process: of issue 12, a huge page number with a pinned account and a made-up key, a
+ * of a hostile NerdGraph and v2 (bench/hostile-upstream.ts, another process, before the simulator),
+ * in compare mode `bridge`, under hostile requests repeated for the whole run, one loop each, by a
+ * third process: of issue 12, a huge page number with a pinned account and a made-up key, a
  * chunked POST body that never ends, a 200 KiB GET body and JSON nested 10,000 deep; of issue 22, a
  * 160 KB XML deployment of 40,000 repeated elements (item 1), a new made-up key on every call
- * (item 3), an alerts page bomb (item 4) and 1 MiB write bodies (item 8). Meanwhile this process
- * sends a cheap request (a key-less 401) every 20 ms and prints its latency for a quiet and a
- * hostile run. Then, in this process, 10,000 calls with made-up keys and the migration report's
- * memory before and after. Exits 1 if the hostile p99 is 50 ms or more or the report grew by 10 MB
- * or more. The three processes share the machine's cores, so a busy machine shows in both runs.
+ * (item 3), an alerts page bomb (item 4) and 1 MiB write bodies (item 8); of issue 40, a NerdGraph
+ * gzip bomb of 10 GiB, an endless NerdGraph 500 `text/html`, a 50 MB v2 answer forwarded and
+ * compared, and a compared v2 list of 20,000 items with one `id`. Meanwhile this process sends a
+ * cheap request (a key-less 401) every 20 ms and prints its latency for a quiet and a hostile run,
+ * and v2bridge's RSS. Then, in this process, 10,000 calls with made-up keys and the migration
+ * report's memory before and after. Exits 1 if the hostile p99 is 50 ms or more, v2bridge's RSS
+ * passed `maxRssMiB`, or the report grew by 10 MB or more. The processes share the machine's cores,
+ * so a busy machine shows in both runs.
  */
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { createSimulator } from '../simulator'
@@ -53,7 +58,17 @@ async function load(base: string): Promise<never> {
   const mebibyte = `deployment[description]=${'d'.repeat(1024 * 1024 - 40)}`
   let n = 0
   const anyKey = () => `NRAK-HOSTILE-${String(n++).padStart(18, '0')}`
+  const get = (path: string, key: string) => () =>
+    exchange(base, 'GET', path, { 'X-Api-Key': `${key}-${String(n++).padStart(12, '0')}` }, (r) =>
+      r.end()
+    )
   const hostile: (() => Promise<number>)[] = [
+    // Issue 40, item 2 and 3: bench/hostile-upstream.ts answers by the key.
+    get('/v2/applications.json', 'NRAK-BOMB'),
+    get('/v2/applications.json', 'NRAK-HTML'),
+    get('/v2/alerts_policies.json', 'NRAK-BIG'),
+    get('/v2/applications.json', 'NRAK-BIG'),
+    get('/v2/applications.json', 'NRAK-DUP'),
     () =>
       exchange(
         base,
@@ -124,9 +139,9 @@ async function load(base: string): Promise<never> {
   })
   console.log('loading')
   await Promise.all(
-    Array.from({ length: 8 }, async (_, i) => {
+    chosen.map(async (send) => {
       for (;;) {
-        const status = await chosen[i % chosen.length]!()
+        const status = await send()
         statuses.set(status, (statuses.get(status) ?? 0) + 1)
       }
     })
@@ -162,10 +177,26 @@ async function reportGrowth(calls: number): Promise<number> {
   return after - before
 }
 
-async function probe(base: string, ms: number): Promise<number[]> {
+/** v2bridge's resident memory, MiB (Linux /proc; 0 elsewhere). */
+function rssMiB(pid: number | undefined): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
+  } catch {
+    return 0
+  }
+}
+
+/** v2bridge's RSS may reach this under the hostile load: 8 answers of UPSTREAM_MAX_BYTES (32 MiB)
+ * read at once and what the process holds at rest, about 100 MiB, with room to spare; before issue
+ * 40 one gzip bomb took it to 2.4 GB. */
+const maxRssMiB = 768
+
+async function probe(base: string, ms: number, rss?: { pid?: number; peak: number }) {
   const latencies: number[] = []
   const until = Date.now() + ms
   while (Date.now() < until) {
+    if (rss) rss.peak = Math.max(rss.peak, rssMiB(rss.pid))
     const started = performance.now()
     const res = await fetch(`${base}/v2/applications.json`)
     await res.arrayBuffer()
@@ -192,21 +223,36 @@ async function main() {
       ready: /simulator on (http:\/\/\S+?)\/graphql/,
     }
   )
+  const upstream = await startChild(
+    [...tsx, 'bench/hostile-upstream.ts', sim.url],
+    {},
+    {
+      ready: /hostile upstream on (http:\/\/\S+?)\//,
+    }
+  )
   const bridge = await startChild([...tsx, 'src/node.ts'], {
     PORT: '0',
-    NERDGRAPH_URL: `${sim.url}/graphql`,
+    NERDGRAPH_URL: `${upstream.url}/graphql`,
+    V2_URL: `${upstream.url}/v2`,
+    V2_COMPARE: 'bridge',
     ALLOW_HTTP: 'true',
     ACCOUNT_ID: '1000001',
     LOG_LEVEL: 'silent',
   })
+  // A process whose event loop is stuck (a comparison frozen by a hostile list) cannot hear
+  // SIGTERM: it gets SIGKILL after 5 s.
   const stop = async (child: ChildServer) => {
     child.child.kill('SIGTERM')
+    const kill = setTimeout(() => child.child.kill('SIGKILL'), 5000)
     await child.exited
+    clearTimeout(kill)
   }
   try {
     console.log(`v2bridge ${bridge.url} → simulator ${sim.url}; ${seconds} s per run`)
     await probe(bridge.url, 500) // warm-up
     console.log(line('quiet: key-less 401', await probe(bridge.url, seconds * 1000)))
+    const rss = { pid: bridge.child.pid, peak: 0 }
+    const quietRss = rssMiB(rss.pid)
 
     const hostile = spawn(
       process.execPath,
@@ -218,22 +264,28 @@ async function main() {
     let out = ''
     hostile.stdout.on('data', (b: Buffer) => (out += b))
     while (!out.includes('loading')) await new Promise((r) => setTimeout(r, 20))
-    const loaded = await probe(bridge.url, seconds * 1000)
+    const loaded = await probe(bridge.url, seconds * 1000, rss)
     hostile.kill('SIGTERM')
     await new Promise((r) => hostile.once('exit', r))
-    console.log(line('8 hostile: key-less 401', loaded))
+    console.log(line('hostile: key-less 401', loaded))
     console.log(`hostile answers: ${out.replace('loading', '').trim()}`)
     const fast = at(loaded, 0.99) < 50
     console.log(fast ? 'PASS: p99 under 50 ms' : 'FAIL: p99 50 ms or more')
+    const bounded = rss.peak < maxRssMiB
+    console.log(
+      `v2bridge RSS: ${quietRss.toFixed(0)} MiB quiet, peak ${rss.peak.toFixed(0)} MiB hostile ` +
+        (bounded ? `(PASS: under ${maxRssMiB} MiB)` : `(FAIL: ${maxRssMiB} MiB or more)`)
+    )
     const grew = await reportGrowth(10_000)
     const flat = Math.abs(grew) < 10
     console.log(
       `report: 10,000 calls with made-up keys, heap ${grew >= 0 ? '+' : ''}${grew.toFixed(1)} MB` +
         (flat ? ' (PASS: within ±10 MB)' : ' (FAIL: 10 MB or more)')
     )
-    process.exitCode = fast && flat ? 0 : 1
+    process.exitCode = fast && bounded && flat ? 0 : 1
   } finally {
     await stop(bridge)
+    await stop(upstream)
     await stop(sim)
   }
 }

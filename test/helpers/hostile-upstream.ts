@@ -14,6 +14,8 @@ export interface Call {
   method: string
   path: string
   body: string
+  /** The key it carried (`API-Key` to NerdGraph, `X-Api-Key` to v2). */
+  key: string
 }
 
 /** What the hostile upstream does with a call it picked: it writes the answer itself. */
@@ -42,10 +44,12 @@ export async function hostileUpstream(
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
+      const key = req.headers['api-key'] ?? req.headers['x-api-key']
       const call = {
         method: req.method ?? 'GET',
         path: req.url ?? '/',
         body: `${Buffer.concat(chunks)}`,
+        key: typeof key === 'string' ? key : '',
       }
       calls.push(call)
       const hostility = pick(call)

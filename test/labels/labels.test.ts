@@ -142,16 +142,16 @@ describe('PUT /v2/labels is all or nothing', () => {
       })
     )
 
-  it('changes back the applications already tagged when NerdGraph refuses one (502, nothing changed)', async () => {
+  it('changes back the applications already tagged when NerdGraph refuses one at its tag limit (422, nothing changed)', async () => {
     const h = harness({ ACCOUNT_ID: '1000001' })
     full(h)
     const res = await put(h, gold)
-    expect(res.status).toBe(502)
+    // TOO_MANY_TAG_VALUES is the caller's to fix (issue 40, item 10): v2's 422, not a 502.
+    expect(res.status).toBe(422)
     expect(await res.json()).toEqual({
       error: {
-        title:
-          'NerdGraph refused to change the tags of some applications; no application was changed',
-        messages: ['TOO_MANY_TAG_VALUES'],
+        title: 'Validation failed',
+        messages: ['An application has reached its limit of label names'],
       },
     })
     // the read, the tagging mutation and the undo
@@ -163,8 +163,8 @@ describe('PUT /v2/labels is all or nothing', () => {
       body: JSON.stringify({ label: gold }),
       headers: { 'content-type': 'application/json' },
     })
-    expect(xml.status).toBe(502)
-    expect(await xml.text()).toContain('no application was changed</title>')
+    expect(xml.status).toBe(422)
+    expect(await xml.text()).toContain('<title>Validation failed</title>')
   })
 
   it('says so when changing them back fails too, and leaves what NerdGraph holds as it is', async () => {
