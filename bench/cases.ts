@@ -1,10 +1,10 @@
 /**
  * @module bench/cases
- * The metric-data call shapes the benchmarks measure (issue 16): a small call (one name, one value,
+ * The metric-data call shapes the benchmarks measure: a small call (one name, one value,
  * summarized), MRF's 10 names with every value over 30 one-minute slices, and the largest series
  * (50 transaction names × their 11 values over 4 days, 192 half-hour slices). Times are fixed per run
- * so every request of a case sends the same NRQL. Issue 27's small call is `smallCall`: 2 names, every
- * value, summarized over 30 minutes.
+ * so every request of a case sends the same NRQL. bench:overhead's small call is `smallCall`: 2
+ * names, every value, summarized over 30 minutes.
  */
 
 /** MRF's (mrf/newrelic-exporter) default metric names. */
@@ -38,7 +38,7 @@ export interface BenchCase {
 const rangeEnd = (now: number) => Math.floor(now / 3_600_000) * 3_600_000 - 3_600_000
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z')
 
-/** Issue 27's small call: 2 names, every value, summarized over 30 minutes. */
+/** bench:overhead's small call: 2 names, every value, summarized over 30 minutes. */
 export function smallCall(appId: number, now = Date.now()): BenchCase {
   const end = rangeEnd(now)
   return {

@@ -1,7 +1,7 @@
 /**
  * @module bench/compare
  * `npm run bench:compare [-- seconds rounds calls]` (default 4 s, 12 rounds, 10,000 calls): what
- * compare mode (src/compare/, issue 24) adds to the caller's latency, and whether it holds memory.
+ * compare mode (src/compare/) adds to the caller's latency, and whether it holds memory.
  *
  * Setup, each in its own process: the simulator; a replay of it (bench/compare-server.ts
  * `upstream`: the upstream's CPU is a map lookup, as v2 and NerdGraph run elsewhere in production);

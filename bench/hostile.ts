@@ -1,10 +1,10 @@
 /**
  * `npm run bench:hostile [seconds]`: v2bridge's Node entry as its own process (as deployed) in front
  * of the simulator (another process), under 8 parallel hostile requests repeated for the whole run
- * by a third process: of issue 12, a huge page number with a pinned account and a made-up key, a
- * chunked POST body that never ends, a 200 KiB GET body and JSON nested 10,000 deep; of issue 22, a
- * 160 KB XML deployment of 40,000 repeated elements (item 1), a new made-up key on every call
- * (item 3), an alerts page bomb (item 4) and 1 MiB write bodies (item 8). Meanwhile this process
+ * by a third process: a huge page number with a pinned account and a made-up key, a chunked POST
+ * body that never ends, a 200 KiB GET body, JSON nested 10,000 deep, a 160 KB XML deployment of
+ * 40,000 repeated elements, a new made-up key on every call, an alerts page bomb and 1 MiB write
+ * bodies. Meanwhile this process
  * sends a cheap request (a key-less 401) every 20 ms and prints its latency for a quiet and a
  * hostile run. Then, in this process, 10,000 calls with made-up keys and the migration report's
  * memory before and after. Exits 1 if the hostile p99 is 50 ms or more or the report grew by 10 MB

@@ -1,9 +1,8 @@
 /**
  * @module bench/overhead-memory
  * `npm run bench:memory [-- case calls atOnce]` (default `largest`, 5, 16): the memory a metric-data
- * call takes in v2bridge's Node entry, issue 27 item 3 (peak no larger than twice NerdGraph's
- * answer). v2bridge runs in this process in front of the canned NerdGraph
- * (bench/bridge-on-canned.ts); NerdGraph and the client that reads and drops the answers run in
+ * call takes in v2bridge's Node entry (the goal: a peak no larger than twice NerdGraph's answer).
+ * v2bridge runs in this process in front of the canned NerdGraph (bench/bridge-on-canned.ts); NerdGraph and the client that reads and drops the answers run in
  * child processes, so their bytes are not counted. A worker thread samples the process's resident
  * set every 0.2 ms (the main thread is busy parsing and writing, so it cannot sample itself).
  *
@@ -13,7 +12,7 @@
  *   every millisecond while the call reads NerdGraph's answer (it yields between chunks), and once
  *   more inside the renderer as it returns the v2 answer's bytes, when the parsed answer and the
  *   bytes are both alive (`renderers.json.bytes` is wrapped for that). The call runs slower so, and
- *   the figure is exact at those moments: the target of issue 27 item 3 is read against it.
+ *   the figure is exact at those moments: the goal is read against it.
  * - **At once**: `atOnce` calls in flight together, three times, in a process warmed by small calls
  *   only; the peak rise of the resident set over that idle level, divided by `atOnce`. This is what
  *   each call costs a server under load with V8's default heap sizing, garbage not yet collected

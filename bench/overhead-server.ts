@@ -5,7 +5,7 @@
  * handler that forwards the GraphQL body v2bridge would send and answers NerdGraph's bytes as they
  * come, through the global fetch; with `BENCH_BARE=node` through v2bridge's own Node transport,
  * src/node/transport.ts, so both pay the same for the upstream call) or `floor`, the translating
- * floor of issue 27: the same passthrough, which also parses NerdGraph's answer (`JSON.parse`) and
+ * floor: the same passthrough, which also parses NerdGraph's answer (`JSON.parse`) and
  * answers `JSON.stringify` of the parsed object, with no mapping. Reports its URL to the parent
  * over IPC, and answers `{ drain: true }` once no request is in flight (a run's connections close
  * with requests still being worked on), with its CPU time, answered requests and time spent serving.

@@ -1,7 +1,7 @@
 /**
  * @module bench/overhead
  * `npm run bench:overhead [-- seconds rounds]` (default 2 s, 3 rounds): what v2bridge costs next to
- * the least a proxy can do, issue 27. Three servers, each in its own process (bench/overhead-server.ts),
+ * the least a proxy can do. Three servers, each in its own process (bench/overhead-server.ts),
  * in front of one canned NerdGraph (bench/canned-upstream.ts), on loopback: the bare passthrough, the
  * translating floor (the passthrough plus `JSON.parse` of NerdGraph's answer and `JSON.stringify` of
  * the parsed object) and v2bridge's Node entry. The load generator runs out of their way

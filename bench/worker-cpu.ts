@@ -1,7 +1,7 @@
 /**
  * @module bench/worker-cpu
  * `npm run bench:worker-cpu [-- seconds]` (default 3 s per family): the Worker's CPU per call for each
- * call family (issue 25 item 6, issue 27 item 4), under workerd, offline. The Worker is built exactly as
+ * call family, under workerd, offline. The Worker is built exactly as
  * `wrangler deploy` uploads it (an offline dry run, minified, as scripts/size.sh measures it; or
  * `BENCH_WORKER_SCRIPT=path/worker.js` to reuse a build) and run by Miniflare (installed with wrangler) in
  * front of the NerdGraph simulator, or, for metric data, the canned NerdGraph of bench:overhead
@@ -117,7 +117,7 @@ const families: Family[] = [
 
 /** The passthroughs of bench:overhead as Workers, for the canned families: each sends the GraphQL body
  * v2bridge sent for the path (binding `BODIES`) and answers NerdGraph's bytes as they come (`bare`), or
- * `JSON.stringify` of their parse (`floor`, the translating floor of issue 27). */
+ * `JSON.stringify` of their parse (`floor`, the translating floor of bench/overhead.ts). */
 const passthrough = (floor: boolean) => `
 export default {
   async fetch(request, env) {
