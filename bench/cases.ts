@@ -38,7 +38,7 @@ export interface BenchCase {
 const rangeEnd = (now: number) => Math.floor(now / 3_600_000) * 3_600_000 - 3_600_000
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z')
 
-/** Issue 27's small call: 2 names, every value, summarized over 30 minutes. */
+/** bench:overhead's small call: 2 names, every value, summarized over 30 minutes. */
 export function smallCall(appId: number, now = Date.now()): BenchCase {
   const end = rangeEnd(now)
   return {

@@ -1,5 +1,5 @@
 /**
- * The hostile NerdGraph and v2 of `npm run bench:hostile` (issue 40), its own process in front of the
+ * The hostile NerdGraph and v2 of `npm run bench:hostile`, its own process in front of the
  * simulator's: `node --import tsx bench/hostile-upstream.ts <simulator URL>`. It answers by the key
  * a call carries, so the load process chooses each hostility by key:
  * - `NRAK-BOMB…`: NerdGraph answers a gzip bomb of 10 GiB;

@@ -2,11 +2,10 @@
  * `npm run bench:hostile [seconds]`: v2bridge's Node entry as its own process (as deployed) in front
  * of a hostile NerdGraph and v2 (bench/hostile-upstream.ts, another process, before the simulator),
  * in compare mode `bridge`, under hostile requests repeated for the whole run, one loop each, by a
- * third process: of issue 12, a huge page number with a pinned account and a made-up key, a
- * chunked POST body that never ends, a 200 KiB GET body and JSON nested 10,000 deep; of issue 22, a
- * 160 KB XML deployment of 40,000 repeated elements (item 1), a new made-up key on every call
- * (item 3), an alerts page bomb (item 4) and 1 MiB write bodies (item 8); of issue 40, a NerdGraph
- * gzip bomb of 10 GiB, an endless NerdGraph 500 `text/html`, a 50 MB v2 answer forwarded and
+ * third process: a huge page number with a pinned account and a made-up key, a chunked POST body
+ * that never ends, a 200 KiB GET body, JSON nested 10,000 deep, a 160 KB XML deployment of 40,000
+ * repeated elements, a new made-up key on every call, an alerts page bomb, 1 MiB write bodies, a
+ * NerdGraph gzip bomb of 10 GiB, an endless NerdGraph 500 `text/html`, a 50 MB v2 answer forwarded and
  * compared, and a compared v2 list of 20,000 items with one `id`. Meanwhile this process sends a
  * cheap request (a key-less 401) every 20 ms and prints its latency for a quiet and a hostile run,
  * and v2bridge's RSS. Then, in this process, 10,000 calls with made-up keys and the migration
@@ -188,8 +187,8 @@ function rssMiB(pid: number | undefined): number {
 }
 
 /** v2bridge's RSS may reach this under the hostile load: 8 answers of UPSTREAM_MAX_BYTES (32 MiB)
- * read at once and what the process holds at rest, about 100 MiB, with room to spare; before issue
- * 40 one gzip bomb took it to 2.4 GB. */
+ * read at once and what the process holds at rest, about 100 MiB, with room to spare; without the
+ * byte limit one gzip bomb took it to 2.4 GB. */
 const maxRssMiB = 768
 
 async function probe(base: string, ms: number, rss?: { pid?: number; peak: number }) {

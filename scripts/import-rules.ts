@@ -29,7 +29,7 @@ export const layerTable: Record<string, LayerRule> = {
   'src/entities': { may: entities },
   'src/resources': { may: entities, ownFolderDepth: 3 },
   'src/explain': { may: [...entities, 'src/explain'] },
-  // Compare mode (issue 24): the comparison rules and their runs; the report shows its aggregates.
+  // Compare mode: the comparison rules and their runs; the report shows its aggregates.
   'src/compare': { may: [...http, 'src/compare'] },
   'src/report': { may: [...entities, 'src/explain', 'src/compare', 'src/report'] },
   // The explorer's static content also carries the report page (src/explorer/static-content.ts).

@@ -3,7 +3,7 @@
 # (minify = true), from an offline dry run, gzipped as wrangler reports it. Fails above the budget.
 # The budget is v2bridge's own, far under Cloudflare's limits (3 MB gzipped on the free plan, 10 MB paid:
 # developers.cloudflare.com/workers/platform/limits/): it keeps test-only, simulator and Node-only code
-# out of the upload. It was 60 KiB; compare mode on Workers (issue 24) and the third fidelity round brought
+# out of the upload. It was 60 KiB; compare mode on Workers and a round of fidelity fixes brought
 # the upload to about 66 KiB, so it is 70 KiB, with room for one more feature, not for a dependency.
 set -euo pipefail
 cd "$(dirname "$0")/.."

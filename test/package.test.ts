@@ -4,9 +4,17 @@
  * and `doctor --bridge` against that server work there, with no clone and no dev dependency.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_KEYS, startSimulatorServer, type SimulatorServer } from '../simulator'
 import { repoRoot } from './helpers/child-server'
@@ -77,6 +85,31 @@ describe('the package, installed from its tarball into an empty folder', () => {
     )
     expect(files.some((f) => f.endsWith('.ts'))).toBe(false)
     expect(readdirSync(join(work, 'app', 'node_modules'))).not.toContain('tsx')
+  })
+
+  it('ships the user docs only, and every link in them to a file it ships', () => {
+    const root = join(work, 'app', 'node_modules', 'v2bridge')
+    const files = readdirSync(root, { recursive: true })
+      .map(String)
+      .filter((f) => !f.startsWith('node_modules'))
+    const docs = files.filter((f) => f.startsWith('docs/') && f.endsWith('.md'))
+    expect(docs).toEqual(expect.arrayContaining(['docs/deploy.md', 'docs/troubleshooting.md']))
+    for (const developer of ['development.md', 'architecture.md', 'sources.md'])
+      expect(docs).not.toContain(`docs/${developer}`)
+    const broken = [...docs, 'README.md'].flatMap((doc) => {
+      // Links outside fenced blocks; web and mail links aside.
+      const text = readFileSync(join(root, doc), 'utf8').replace(/```[\s\S]*?```/g, '')
+      return [...text.matchAll(/\]\(([^)#\s]+)[^)]*\)/g)]
+        .map((m) => m[1]!)
+        .filter((target) => !/^[a-z]+:/.test(target))
+        .filter((target) => !existsSync(join(root, dirname(doc), target)))
+        .map((target) => `${doc} → ${target}`)
+    })
+    expect(broken).toEqual([])
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      keywords?: string[]
+    }
+    expect(manifest.keywords).toEqual(expect.arrayContaining(['new-relic', 'nerdgraph']))
   })
 
   it('runs v2bridge --help and doctor', async () => {

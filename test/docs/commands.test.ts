@@ -92,13 +92,13 @@ describe('commands that need more than the demo', () => {
     expect(missing).toEqual([])
   })
 
-  it('use only node, npm, npx, docker, curl, diff, systemctl and environment settings', () => {
+  it('use only node, npm, npx, docker, kubectl, curl, diff, systemctl and environment settings', () => {
     const shellBlocks = all.filter((b) => b.info === 'shell')
     expect(shellBlocks.length).toBeGreaterThan(3)
     const unknown = shellBlocks.flatMap((b) =>
       commands(b)
         .map((c) => c.text.replace(/^([A-Z_]+=\S+\s+)+/, '').split(/\s/)[0]!)
-        .filter((tool) => !/^(node|npm|npx|docker|curl|diff|systemctl)$/.test(tool))
+        .filter((tool) => !/^(node|npm|npx|docker|kubectl|curl|diff|systemctl)$/.test(tool))
         .map((tool) => `${b.file}:${b.line} ${tool}`)
     )
     expect(unknown).toEqual([])
