@@ -43,7 +43,7 @@ async function truth(h: ReturnType<typeof harness>, host?: string) {
 }
 
 describe('EndUser error_percentage (D-nrql EndUser table)', () => {
-  it('answers 100 × EndUser/errors over Browser per timeslice, in one NerdGraph request', async () => {
+  it('answers EndUser/errors over Browser per timeslice, in one NerdGraph request', async () => {
     const h = harness()
     await h.get(`/v2/applications/${appId}/metrics/data.json?names[]=Apdex`) // resolve the app
     const path =

@@ -164,7 +164,7 @@ describe('actor.entity / actor.entities', () => {
 })
 
 describe('apmSummary', () => {
-  it('matches the app timeslices of the last 5 complete minutes', async () => {
+  it('matches the app timeslices of the last 3 complete minutes', async () => {
     const app = sim.dataset.application(9045837)!
     const { body } = await gql(
       sim,
@@ -174,14 +174,14 @@ describe('apmSummary', () => {
     const summary = at(body.data, 'actor', 'entity', 'apmSummary') as Record<string, number>
     const end = Math.floor(NOW / MINUTE) * MINUTE
     const rows = (name: string) =>
-      sim.dataset.timeslices({ appId: app.id, name, from: end - 5 * MINUTE, to: end })
+      sim.dataset.timeslices({ appId: app.id, name, from: end - 3 * MINUTE, to: end })
     const total = (name: string, k: 'count' | 'total' | 'totalExclusive') =>
       rows(name).reduce((s, r) => s + r.value[k], 0)
     const web = total('HttpDispatcher', 'count')
     const other = total('OtherTransaction/all', 'count')
-    expect(summary.webThroughput).toBeCloseTo(web / 5, 9)
-    expect(summary.nonWebThroughput).toBeCloseTo(other / 5, 9)
-    expect(summary.throughput).toBeCloseTo((web + other) / 5, 9)
+    expect(summary.webThroughput).toBeCloseTo(web / 3, 9)
+    expect(summary.nonWebThroughput).toBeCloseTo(other / 3, 9)
+    expect(summary.throughput).toBeCloseTo((web + other) / 3, 9)
     expect(summary.webResponseTimeAverage).toBeCloseTo(total('HttpDispatcher', 'total') / web, 9)
     expect(summary.responseTimeAverage).toBeCloseTo(
       (total('HttpDispatcher', 'total') + total('OtherTransaction/all', 'total')) / (web + other),

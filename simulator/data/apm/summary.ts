@@ -4,8 +4,10 @@ import type { Application } from '../model'
 import { nth } from '../prng'
 import { MINUTE } from './timeslices'
 
-/** The summary window: the last 5 complete minutes (a simulator choice). */
-export const SUMMARY_MINUTES = 5
+/** The summary window: the last 3 complete minutes. A simulator choice: NerdGraph does not document
+ * its apmSummary window; this is v2's ("a rolling three- to four-minute average", New Relic docs
+ * "Summary data examples (v2)"), so the demo's v2 stand-in and NerdGraph agree. */
+export const SUMMARY_MINUTES = 3
 
 /** NerdGraph `ApmApplicationSummaryData` [schema]: seconds, calls per minute, error percentage. */
 export interface ApmSummary {
