@@ -282,8 +282,8 @@ describe('dataset timeslices', () => {
     expect(createDataset(8, () => NOW).timeslices(q)).not.toEqual(dataset.timeslices(q))
   })
 
-  it('scans hundreds of thousands of rows per second', () => {
-    const started = performance.now()
+  // Its speed is measured by `npm run bench:nrql`, not here (a timed test fails on a busy machine).
+  it("scans a day of one application's rows, every metric's minute", () => {
     let n = 0
     for (const _ of dataset.store.scan({
       accountId: 1000001,
@@ -292,9 +292,7 @@ describe('dataset timeslices', () => {
       until: end,
     }))
       n++
-    const perSecond = n / ((performance.now() - started) / 1000)
     expect(n).toBeGreaterThan(100_000)
-    expect(perSecond).toBeGreaterThan(100_000)
   })
 })
 
