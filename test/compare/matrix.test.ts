@@ -82,9 +82,10 @@ const rows: [string, string, boolean, (a: V2Answer) => void][] = [
     list,
     true,
     (a) => {
+      // The smallest that is not 0: ×1.5 of no traffic is no traffic.
       const sums = apps(a.body)
         .map((x) => x['application_summary'] as unknown as Record<string, number>)
-        .filter(Boolean)
+        .filter((s) => s && s['throughput']! > 0)
       const smallest = sums.reduce((m, s) => (s['throughput']! < m['throughput']! ? s : m))
       smallest['throughput'] = smallest['throughput']! * 1.5
     },
