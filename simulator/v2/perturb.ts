@@ -5,6 +5,10 @@
  * `createSimulator({ v2: … })` or `POST /_sim/v2`; `POST /_sim/reset` restores the start-up setting.
  */
 import type { Dataset } from '../data/dataset'
+import { createRandom } from '../data/prng'
+
+/** The noise's draws: seeded, so a test run draws the same noise every time (a failure repeats). */
+const noise = createRandom(0x5eed)
 
 export const PERTURBATIONS = ['value', 'missing-item', 'type', 'reorder', 'extra-field'] as const
 export type Perturbation = (typeof PERTURBATIONS)[number]
@@ -115,7 +119,7 @@ const nowWindow = (key: string) => key.endsWith('_summary')
 /** `last_reported_at` one minute earlier half the time: a call just before the agent's next harvest. */
 function earlier(time: string): string {
   const ms = Date.parse(time)
-  if (Number.isNaN(ms) || Math.random() < 0.5) return time
+  if (Number.isNaN(ms) || noise.next() < 0.5) return time
   return new Date(ms - 60_000).toISOString().replace(/\.\d{3}Z$/, '+00:00')
 }
 
@@ -128,7 +132,7 @@ const isCount = (key: string) => key.endsWith('_count') || exact.has(key)
  * 3 significant digits unless `raw`; `last_reported_at` a minute earlier half the time. */
 export function jitter(body: Obj, dataWindowEndsNow: boolean, raw: boolean): void {
   const noisy = (v: number) => {
-    const out = v * (1 + (Math.random() - 0.5) / 100)
+    const out = v * (1 + (noise.next() - 0.5) / 100)
     return raw ? out : Number(out.toPrecision(3))
   }
   const walk = (node: Json, inWindow: boolean) => {
