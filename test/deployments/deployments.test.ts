@@ -69,7 +69,8 @@ describe('GET /v2/applications/:id/deployments', () => {
   })
 
   it('pages 200 per page with Link headers, and answers an empty list past the end', async () => {
-    const h = harness()
+    // Seeded straight into NerdGraph's store as history: shown at once (writeVisibilityMs 0).
+    const h = harness({}, { limits: { writeVisibilityMs: 0 } })
     for (let n = 0; n < 205; n++) {
       h.dataset.deployments.add({
         deploymentId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
@@ -102,7 +103,8 @@ describe('GET /v2/applications/:id/deployments', () => {
   // Issue 23, item 22: deploymentSearch answers at most 2,000 (schema ChangeTrackingSearchFilter.limit);
   // v2 listed every deployment (D-deploy "Record and view deployments"), 200 a page with Link headers.
   it('pages past 2,000 deployments in time windows, one request a page, ties at page edges kept', async () => {
-    const h = harness({ ACCOUNT_ID: '1000001' })
+    // Seeded straight into NerdGraph's store as history: shown at once (writeVisibilityMs 0).
+    const h = harness({ ACCOUNT_ID: '1000001' }, { limits: { writeVisibilityMs: 0 } })
     const extra = 2250
     for (let n = 0; n < extra; n++) {
       h.dataset.deployments.add({
@@ -142,7 +144,7 @@ describe('GET /v2/applications/:id/deployments', () => {
     expect(seen).toEqual(h.dataset.deployments.of(guid).map((d) => d.version))
     expect(ids.size).toBe(total)
     // a fresh instance jumping to the last page walks the windows before it, once
-    const fresh = harness({ ACCOUNT_ID: '1000001' })
+    const fresh = harness({ ACCOUNT_ID: '1000001' }, { limits: { writeVisibilityMs: 0 } })
     for (const d of h.dataset.deployments.of(guid).slice(0, extra).reverse())
       fresh.dataset.deployments.add(d) // oldest first: the store puts a newer tie first
     const jump = (await (await fresh.get(`${base}.json?page=${last}`)).json()) as List
@@ -315,7 +317,7 @@ describe('POST /v2/applications/:id/deployments', () => {
     expect((await at()).status).toBe(201)
     expect(upstream(h) - before).toBe(1)
     // explain mode makes the check (a read) and shows the mutation, never sending it
-    const fresh = harness({ ACCOUNT_ID: '1000001' })
+    const fresh = harness({ ACCOUNT_ID: '1000001' }, { limits: { writeVisibilityMs: 0 } })
     const seeded = fresh.dataset.deployments.of(guid).length
     const explained = await fresh.get(`${base}.json`, {
       method: 'POST',
@@ -446,7 +448,9 @@ describe('DELETE /v2/applications/:id/deployments/:deployment_id', () => {
 
 describe('deployments and NRQL', () => {
   it('a deployment created through v2 is in the next NRQL FROM Deployment (the simulator holds one store)', async () => {
-    const h = harness()
+    // NRQL read straight from the simulator, not by the writing key through v2bridge: the write
+    // shows at once (writeVisibilityMs 0; read-your-writes: test/own-writes.test.ts).
+    const h = harness({}, { limits: { writeVisibilityMs: 0 } })
     const res = await h.get('/v2/applications/9045822/deployments.json', {
       method: 'POST',
       body: JSON.stringify({ deployment: { revision: 'nrql-1', user: 'ci-bot', changelog: 'c' } }),

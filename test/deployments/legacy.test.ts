@@ -33,7 +33,9 @@ function post(
 
 describe('POST /deployments.xml (legacy deployments API v0)', () => {
   it('records a form post by app name with a license key and answers 201 with v0 typed XML', async () => {
-    const h = harness({ KEY_MAP: await keyMap() })
+    // Written with the license key, listed with the user key: read-your-writes is per key, so the
+    // list reads NerdGraph, here showing writes at once (writeVisibilityMs 0).
+    const h = harness({ KEY_MAP: await keyMap() }, { limits: { writeVisibilityMs: 0 } })
     const res = await post(
       h,
       '/deployments.xml',

@@ -32,7 +32,10 @@ const create = (h: ReturnType<typeof harness>, revision: string) =>
 
 describe('a write whose answer is lost', () => {
   it('answers the deployment that landed (201), recorded once', async () => {
-    const h = harness()
+    // The read-back finds the deployment once NerdGraph's reads show it: at once here
+    // (writeVisibilityMs 0). With the live delay it is not found yet, and the answer is the 502 that
+    // says the change may have been applied (next test).
+    const h = harness({}, { limits: { writeVisibilityMs: 0 } })
     await fault(h, { body: 'truncated', count: 1 })
     const res = await create(h, 'v-lost-1')
     expect(res.status).toBe(201)
@@ -45,6 +48,17 @@ describe('a write whose answer is lost', () => {
       deployments: { id: number; revision: string }[]
     }
     expect(list.deployments.find((d) => d.revision === 'v-lost-1')?.id).toBe(deployment.id)
+  })
+
+  it('says the change may have been applied while NerdGraph does not show the deployment yet', async () => {
+    const h = harness() // the live delay before a write shows in reads
+    await fault(h, { body: 'truncated', count: 1 })
+    const res = await create(h, 'v-lost-live')
+    expect(res.status).toBe(502)
+    expect(await res.json()).toEqual({ error: { title: titles.writeUnconfirmed } })
+    expect(h.dataset.deployments.of(guid).filter((d) => d.version === 'v-lost-live')).toHaveLength(
+      1
+    )
   })
 
   it('says the change may have been applied when the read-back fails too', async () => {

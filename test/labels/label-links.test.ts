@@ -17,11 +17,11 @@ const send = (h: H, method: string, path: string, body: unknown) =>
     headers: { 'content-type': 'application/json' },
   })
 
-const tagsOf = (h: H, appId: number) =>
-  h.dataset
-    .entities()
-    .find((e) => e.domain === 'APM' && e.domainId === String(appId))!
-    .tags()
+/** What NerdGraph holds now: the newest tags, before its reads show them (simulator/data/visibility.ts). */
+const tagsOf = (h: H, appId: number) => {
+  const e = h.dataset.entities().find((x) => x.domain === 'APM' && x.domainId === String(appId))!
+  return h.dataset.resources.state.tags(e.guid) ?? e.tags()
+}
 
 const empty = { green: [], orange: [], red: [], gray: [] }
 

@@ -24,11 +24,11 @@ const put = (h: H, label: unknown, init: { headers?: Record<string, string> } = 
     headers: { 'content-type': 'application/json', ...init.headers },
   })
 
-const tagsOf = (h: H, appId: number) =>
-  h.dataset
-    .entities()
-    .find((e) => e.domain === 'APM' && e.domainId === String(appId))!
-    .tags()
+/** What NerdGraph holds now: the newest tags, before its reads show them (simulator/data/visibility.ts). */
+const tagsOf = (h: H, appId: number) => {
+  const e = h.dataset.entities().find((x) => x.domain === 'APM' && x.domainId === String(appId))!
+  return h.dataset.resources.state.tags(e.guid) ?? e.tags()
+}
 
 describe('GET /v2/labels', () => {
   it('lists user tags of applications as labels, with health buckets and links', async () => {
