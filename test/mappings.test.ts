@@ -202,9 +202,9 @@ describe('formulas', () => {
   })
 
   it('computes the EndUser error percentage from JavaScript errors over page views', () => {
-    // D-nrql EndUser table: EndUser/errors over Browser; in % as its fe_time_percentage.
+    // D-nrql EndUser table: EndUser/errors over Browser, a ratio as the table writes it.
     const i = { count: 0, total: 0, totalExclusive: 0, sumOfSquares: 0, endUserErrors: 3 }
-    expect(formulas.errorPercentage({ ...i, pageViews: 120 })).toBe(2.5)
+    expect(formulas.errorPercentage({ ...i, pageViews: 120 })).toBe(0.025)
     expect(formulas.errorPercentage({ ...i, pageViews: 0 })).toBeNull()
   })
 })

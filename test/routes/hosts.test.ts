@@ -137,16 +137,16 @@ describe('GET /v2/applications/:id/hosts and /instances', () => {
     expect(h.sim.stats().graphqlRequests - before).toBe(2)
   })
 
-  it('compute host summaries from the timeslices of the last five minutes', async () => {
+  it('compute host summaries from the timeslices of the last three minutes, v2 window', async () => {
     const h = harness()
     const host = (
       await json<{ application_hosts: HostRecord[] }>(
         await h.get('/v2/applications/9045822/hosts.json?filter[hostname]=web-01')
       )
     ).application_hosts[0]!
-    const from = Math.floor(now / 60_000) * 60_000 - 5 * 60_000
+    const from = Math.floor(now / 60_000) * 60_000 - 3 * 60_000
     const rows = (name: string) =>
-      h.dataset.timeslices({ appId: 9045822, name, host: host.host, from, to: from + 5 * 60_000 })
+      h.dataset.timeslices({ appId: 9045822, name, host: host.host, from, to: from + 3 * 60_000 })
     const tx = [...rows('HttpDispatcher'), ...rows('OtherTransaction/all')]
     const calls = tx.reduce((s, r) => s + r.value.count, 0)
     const errors = rows('Errors/all').reduce((s, r) => s + r.value.count, 0)
@@ -159,7 +159,7 @@ describe('GET /v2/applications/:id/hosts and /instances', () => {
     const r2 = (x: number) => Math.round(x * 100) / 100
     expect(host.application_summary).toEqual({
       response_time: r3((tx.reduce((a, r) => a + r.value.total, 0) / calls) * 1000),
-      throughput: r3(calls / 5),
+      throughput: r3(calls / 3),
       error_rate: r3((100 * errors) / calls),
       apdex_score: r2((s + t / 2) / (s + t + f)), // 2 decimals, as every v2 sample
       instance_count: 3,
@@ -174,14 +174,14 @@ describe('GET /v2/applications/:id/hosts and /instances', () => {
     const hosts = await json<{ application_hosts: HostRecord[] }>(
       await h.get('/v2/applications/9045822/hosts.json')
     )
-    const from = Math.floor(now / 60_000) * 60_000 - 5 * 60_000
+    const from = Math.floor(now / 60_000) * 60_000 - 3 * 60_000
     const sum = (
       name: string,
       scope: { host: string; instanceName?: string },
       f: (v: { count: number; total: number; totalExclusive: number }) => number
     ) =>
       h.dataset
-        .timeslices({ appId: 9045822, name, ...scope, from, to: from + 5 * 60_000 })
+        .timeslices({ appId: 9045822, name, ...scope, from, to: from + 3 * 60_000 })
         .reduce((a, r) => a + f(r.value), 0)
     const expected = (scope: { host: string; instanceName?: string }) => {
       const views = sum('EndUser', scope, (v) => v.count)
@@ -192,7 +192,7 @@ describe('GET /v2/applications/:id/hosts and /instances', () => {
       return {
         response_time:
           views > 0 ? Number((sum('EndUser', scope, (v) => v.total) / views).toPrecision(3)) : 0,
-        throughput: Number((views / 5).toPrecision(3)),
+        throughput: Number((views / 3).toPrecision(3)),
         apdex_score: s + t + f > 0 ? Math.round(((s + t / 2) / (s + t + f)) * 100) / 100 : 0,
       }
     }
