@@ -59,7 +59,12 @@ describe.skipIf(!chromium)('the report page shows the verification', () => {
     expect(line).toMatch(
       /^GET \/v2\/applications\/\{application_id\}\/hosts: 1 compared, 0 equal; /
     )
-    expect(line).toContain('`application_hosts[].application_summary.response_time` differs in 1')
+    // The path as a code span, not between raw backticks.
+    expect(line).toContain('application_hosts[].application_summary.response_time differs in 1')
+    expect(line).not.toContain('`')
+    expect(
+      await page.$$eval('#checks details summary code', (c) => c.map((e) => e.textContent))
+    ).toEqual(['application_hosts[].application_summary.response_time'])
     const cells = await page.$$eval('#checks td.path', (tds) => tds.map((td) => td.textContent))
     expect(cells).toContain('application_hosts[].application_summary.response_time')
   })
