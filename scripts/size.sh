@@ -4,7 +4,10 @@
 # The budget is v2bridge's own, far under Cloudflare's limits (3 MB gzipped on the free plan, 10 MB paid:
 # developers.cloudflare.com/workers/platform/limits/): it keeps test-only, simulator and Node-only code
 # out of the upload. It was 60 KiB; compare mode on Workers and a round of fidelity fixes brought
-# the upload to about 66 KiB, so it is 70 KiB, with room for one more feature, not for a dependency.
+# the upload to about 66 KiB, so it was 70 KiB. Bounded upstream answers, compare's per-item noise and
+# documented differences, read-your-writes and NRDB's rollup windows brought it to 73.8 KiB (all of
+# them Worker code, none test- or Node-only: `npm run lint` checks the import graph), so it is 76 KiB,
+# with room for one small feature, not for a dependency.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -17,7 +20,7 @@ echo "$line"
 node -e '
   const m = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(process.argv[1]);
   const [raw, gz] = [Number(m[1]), Number(m[2])];
-  const budget = 70;
+  const budget = 76;
   console.log(`worker upload: ${raw} KiB, ${gz} KiB gzipped (budget ${budget} KiB)`);
   if (gz > budget) {
     console.log(`over the ${budget} KiB budget by ${(gz - budget).toFixed(1)} KiB`);
