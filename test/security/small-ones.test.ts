@@ -47,31 +47,40 @@ describe('XML text', () => {
   })
 })
 
+// v2 echoed the request's `from`/`to` and kept the grid of the requested window; minutes that have
+// not happened have no calls. The window's slices stay bounded however far it reaches.
 describe('a `to` in the future', () => {
-  it('is clamped to now: no empty future slices', async () => {
+  type Data = {
+    metric_data: {
+      from: string
+      to: string
+      metrics: { timeslices: { to: string; values: { call_count: number } }[] }[]
+    }
+  }
+  const call = async (window: string) => {
     const { get } = harness()
     const res = await get(
-      '/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher&values[]=call_count&to=9999-12-31'
+      `/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher&values[]=call_count&${window}`
     )
     expect(res.status).toBe(200)
-    const data = (
-      (await res.json()) as {
-        metric_data: { to: string; metrics: { timeslices: { to: string }[] }[] }
-      }
-    ).metric_data
-    expect(Date.parse(data.to)).toBeLessThanOrEqual(Date.now())
-    expect(Date.parse(data.to)).toBeGreaterThan(Date.now() - 120_000)
+    return ((await res.json()) as Data).metric_data
+  }
+
+  it('is echoed with the 30 minutes before it, every future minute without calls', async () => {
+    const data = await call('to=9999-12-31')
+    expect([data.from, data.to]).toEqual(['9999-12-30T23:30:00+00:00', '9999-12-31T00:00:00+00:00'])
     const slices = data.metrics[0]!.timeslices
-    expect(slices.length).toBeLessThanOrEqual(33)
-    expect(Date.parse(slices.at(-1)!.to)).toBeLessThanOrEqual(Date.now())
+    expect(slices).toHaveLength(30)
+    expect(slices.every((s) => s.values.call_count === 0)).toBe(true)
   })
 
-  it('with `from` in the future too, is 422', async () => {
-    const { get } = harness()
-    const res = await get(
-      '/v2/applications/9045822/metrics/data.json?names[]=HttpDispatcher&from=9999-12-30&to=9999-12-31'
-    )
-    expect(res.status).toBe(422)
-    expect(await res.json()).toEqual({ error: { title: "'from' must be before 'to'" } })
+  it('with `from` in the future too, answers that window, bounded, without calls', async () => {
+    const data = await call('from=9999-12-30&to=9999-12-31')
+    expect([data.from, data.to]).toEqual(['9999-12-30T00:00:00+00:00', '9999-12-31T00:00:00+00:00'])
+    const slices = data.metrics[0]!.timeslices
+    expect(slices).toHaveLength(144)
+    expect(slices.every((s) => s.values.call_count === 0)).toBe(true)
+    const far = await call('from=2026-12-01&to=9999-12-31')
+    expect(far.metrics[0]!.timeslices.length).toBeLessThanOrEqual(365)
   })
 })
