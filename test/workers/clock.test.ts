@@ -7,7 +7,8 @@ describe('the clock inside workerd', () => {
   it('is the clock global setup and the simulator run on, in the tests', () => {
     const setupAt = inject('setupAt')
     expect(Date.now()).toBeGreaterThanOrEqual(setupAt - 1000)
-    expect(Date.now() - setupAt).toBeLessThan(15 * 60_000)
+    // Hours, not 400 days: the Node project may run beside these files for a while.
+    expect(Date.now() - setupAt).toBeLessThan(3 * 3_600_000)
     expect(Math.abs(new Date().getTime() - Date.now())).toBeLessThan(1000)
     expect(new Date(0).getTime()).toBe(0)
     expect(new Date('2026-11-20T10:00:00Z').toISOString()).toBe('2026-11-20T10:00:00.000Z')

@@ -30,7 +30,13 @@ export default async function setup(project: TestProject) {
   dropExpectedDisconnects(process.stdout)
   dropExpectedDisconnects(process.stderr)
   writeAssets()
-  const server = await startSimulatorServer({ port: 0, hostname: '127.0.0.1' })
+  // Writes show in NerdGraph's reads at once (`writeVisibilityMs: 0`): compare.test.ts reads a
+  // deployment written to the v2 stand-in through v2bridge's own list right after.
+  const server = await startSimulatorServer({
+    port: 0,
+    hostname: '127.0.0.1',
+    limits: { writeVisibilityMs: 0 },
+  })
   project.provide('simulatorUrl', server.url)
   project.provide('clockOffsetMs', clockOffsetMs())
   project.provide('setupAt', Date.now())
