@@ -58,7 +58,15 @@ afterAll(async () => {
 })
 
 /** A user's shell: none of this test runner's own settings (its NODE_OPTIONS, its workers). */
-const clean = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' }
+/** A bare environment, but for the clock: under `faketime` the installed command keeps this process's
+ * shifted clock (docs/development.md, "Tests on any day"), or its windows miss the simulator's. */
+const clock = Object.fromEntries(
+  Object.entries(process.env).filter(
+    (e): e is [string, string] =>
+      (e[0] === 'LD_PRELOAD' || e[0].startsWith('FAKETIME')) && e[1] !== undefined
+  )
+)
+const clean = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...clock }
 
 /** Runs the installed command without blocking this process, which serves the simulator. */
 function run(args: string[], env: Record<string, string> = {}) {
