@@ -8,6 +8,7 @@
  * shape, and the app still answers afterwards.
  */
 import fc from 'fast-check'
+import { setSimFaults } from '../helpers/sim-faults'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
 import { isTrusted } from '../../src/node/trusted-proxies'
@@ -416,16 +417,7 @@ async function check(req: Request, res: Response, faults: boolean): Promise<void
   }
 }
 
-async function setFaults(config: FaultConfig) {
-  const res = await sim.fetch(
-    new Request('http://simulator.test/_sim/faults', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(config),
-    })
-  )
-  expect(res.status).toBe(200)
-}
+const setFaults = (config: FaultConfig) => setSimFaults(sim, config)
 
 async function stillAnswers() {
   const res = await app.request('/v2/applications.json?filter[name]=checkout', {

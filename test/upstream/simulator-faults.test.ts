@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
+import { setSimFaults } from '../helpers/sim-faults'
 import { createApp } from '../../src/app'
 import { parseConfig } from '../../src/core/config'
 import { createSimulator, DEMO_KEYS } from '../../simulator'
@@ -39,16 +40,7 @@ function setup(
     limits,
   })
   const get = (p = path) => app.request(p, { headers: { 'X-Api-Key': DEMO_KEYS.all } })
-  const faults = async (config: FaultConfig) => {
-    const res = await simulator.fetch(
-      new Request('http://simulator.test/_sim/faults', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(config),
-      })
-    )
-    expect(res.status).toBe(200)
-  }
+  const faults = (config: FaultConfig) => setSimFaults(simulator, config)
   return { app, get, faults, upstream429: () => upstream429, peak: () => peak }
 }
 
