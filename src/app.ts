@@ -1,46 +1,32 @@
 /**
  * @module app
- * Builds the one Hono app both entries serve: format, key and parameters are settled in
- * middleware, each resource is a sub-app, and `onError` is the only place errors are rendered.
+ * Builds the one Hono app both entries serve. `createApp` is the request's path as a list: each
+ * middleware a named factory in the folder of its layer, then the route groups (one sub-app per
+ * resource); `onError` is the only place errors are rendered.
  */
-import type { Context } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { Hono } from './http/hono'
-import { matchedRoutes } from 'hono/route'
 import { CacheRegistry } from './core/cache'
-import { parseConfig, type Config } from './core/config'
-import type { Bindings, Env } from './http/env'
+import type { Config } from './core/config'
+import type { Env } from './http/env'
 import { V2Error, titles } from './core/errors'
 import { keyFingerprint, VerifiedKeys, type Fingerprint } from './core/identity'
-import { createUpstream, type Upstream } from './upstream/nerdgraph'
 import { pinnedAccount } from './entities/resolve'
-import {
-  bodyLimitOf,
-  bodyLimits,
-  checkEncoding,
-  ClientAbort,
-  getBodyOf,
-  readCapped,
-} from './http/body'
-import { checkKey } from './upstream/key-check'
-import { V2Params, paramsFromBody } from './http/params'
+import { bodyLimits, ClientAbort } from './http/body'
 import { formatOf, pathWithoutFormat, type Format } from './http/render'
 import { headContentLength, render } from './http/respond'
 import type { OperationRow } from '../mappings/operations'
-import { forward } from './http/forward'
-import { operationRouter, untranslatedAnswer, type OperationRouter } from './http/operations'
+import { operationRouter, untranslatedAnswer } from './http/operations'
+import { operationRow, v0OperationRow } from './http/operation-row'
+import { callerKey, keyHeaders } from './http/key'
+import { forwarder, upstreamClient, type ForwardCall } from './http/upstream-client'
+import { bodyParams, requestParams, withoutBody, withPostReads } from './http/request-params'
+import { requestContext } from './http/request-context'
+import { metricsAnswer, uncounted } from './http/metrics'
 import { httpsOnly, type TrustPeer } from './http/https'
 import { urlOf } from './http/request-url'
 import { healthRoutes } from './http/health'
-import {
-  describeFailure,
-  logMethod,
-  logPath,
-  passes,
-  requestIdFrom,
-  requestLine,
-  type RequestLog,
-} from './core/request-log'
-import { contentType } from './core/prometheus'
+import { describeFailure, logPath, passes, type RequestLog } from './core/request-log'
 import type { QueueState, Telemetry } from './upstream/telemetry'
 import type { RetryClock } from './upstream/retry'
 import { createUpstreamLimits, type LimitSettings } from './upstream/limits'
@@ -56,7 +42,6 @@ import { fieldTableReader } from './explain/fields'
 import { explainHeader, explainMode, withExplainPrefix } from './explain'
 import { deployments, deploymentsV0 } from './resources/deployments/routes'
 import { v0Error } from './resources/deployments/v0-render'
-import { upstreamKeyFor } from './core/keys'
 import { recordCalls, reportRoutes, reportStores, type OrgView, type ReportStore } from './report'
 import { keyTransactions } from './resources/key-transactions/routes'
 import { users } from './resources/users/routes'
@@ -115,127 +100,39 @@ export interface AppOptions {
   demo?: ExplorerDemo
 }
 
-/** Counts nothing: the Worker's telemetry (see `AppOptions.telemetry`). */
-const uncounted: Telemetry = {
-  request() {},
-  upstreamAttempt() {},
-  upstreamRetry() {},
-  upstreamFault() {},
-  cacheLookup() {},
-  compared() {},
-  render: () => '',
-}
-
-const configByBindings = new WeakMap<object, Config>()
-
-function configFrom(env: Bindings | undefined): Config {
-  if (!env) return parseConfig({})
-  let config = configByBindings.get(env)
-  if (!config) configByBindings.set(env, (config = parseConfig(env as Record<string, unknown>)))
-  return config
-}
-
-/** The route template a request matched, for logs and metrics: the v2 operation's path (also for
- * a 405 on a known path), another route's registered pattern, or `unmatched`. Never the raw path. */
-function routeOf(c: Context<Env>, operationOf: OperationRouter): string {
-  const row = c.get('operation')
-  if (row) return row.path
-  const known =
-    c.res.status === 405
-      ? operationOf(c.req.method, pathWithoutFormat(urlOf(c.req.raw).pathname)).path
-      : undefined
-  return known ?? matchedRoutes(c).findLast((r) => r.method !== 'ALL')?.path ?? 'unmatched'
-}
-
-/** A key NerdGraph could accept: printable ASCII without spaces, at most 256 characters. */
-const plausibleKey = /^[\x21-\x7e]{1,256}$/
-
+/**
+ * The app, in the order a request meets it: probes and `/metrics` answer first; then the request's
+ * context and log line, HTTPS, CORS and the report's recorder; a v2 call then settles its operation,
+ * key and the side that answers it, its NerdGraph client and parameters, compare mode's canary,
+ * explain, rate-limit headers and ETag, before the resource routes.
+ */
 export function createApp(options: AppOptions = {}): Hono<Env> {
-  const app = new Hono<Env>({
-    getPath: (req) => pathWithoutFormat(urlOf(req).pathname),
-  })
-  // Per app instance: one caller's queue or in-flight request never touches another app's.
+  const app = new Hono<Env>({ getPath: (req) => pathWithoutFormat(urlOf(req).pathname) })
   const limits = createUpstreamLimits(options.limits)
   const telemetry = options.telemetry?.(() => limits.snapshot()) ?? uncounted
-  const caches = new CacheRegistry(telemetry.cacheLookup)
+  const fetch = options.fetch ?? options.upstreamFetch
+  const upstream = { limits, telemetry, fetch, clock: options.clock }
   const operationOf = operationRouter(options.operations)
   const fingerprint = options.fingerprint ?? keyFingerprint
   const readStatic = staticReader(options.files)
   const fieldTable = fieldTableReader(readStatic)
-  const upstreamFetch = options.fetch ?? options.upstreamFetch
-  // One NerdGraph client per configuration (the Worker's bindings are one object per deployment).
-  const upstreams = new WeakMap<Config, Upstream>()
-  const upstreamFor = (config: Config) => {
-    let upstream = upstreams.get(config)
-    if (!upstream) {
-      upstream = createUpstream({
-        endpoint: config.nerdgraphUrl,
-        limits,
-        telemetry,
-        maxAnswerBytes: config.upstreamMaxBytes,
-        ...(upstreamFetch ? { fetch: upstreamFetch } : {}),
-        ...(options.clock ? { clock: options.clock } : {}),
-      })
-      upstreams.set(config, upstream)
-    }
-    return upstream
-  }
+  const reportStore = reportStores(options.report)
+  const verifiedKeys = new VerifiedKeys()
+  const toV2 = forwarder(upstream, verifiedKeys)
+  const log = options.log
+  const compare = comparisons(app, { toV2, telemetry, reportStore, verifiedKeys, log })
+  const caches = new CacheRegistry(telemetry.cacheLookup)
 
   app.route('/', healthRoutes(options.config))
   if (options.telemetry)
-    app.get('/metrics', (c) => {
-      const config = options.config ?? configFrom(c.env)
-      if (config.metrics === false)
-        return render('json', { error: { title: titles.notFound } }, 404)
-      return c.body(telemetry.render() + (options.moreMetrics?.() ?? ''), 200, {
-        'Content-Type': contentType,
-        'Cache-Control': 'no-store',
-      })
-    })
-  app.use(async (c, next) => {
-    const started = Date.now()
-    const requestId = requestIdFrom(c.req.header('x-request-id'))
-    c.set('requestId', requestId)
-    c.set('stats', { upstreamRequests: 0, upstreamMs: 0 })
-    c.set('caches', caches)
-    c.set('config', options.config ?? configFrom(c.env))
-    // v2bridge's own answer for a comparison is not a request of its own: no line, no count.
-    if (internalCalls.has(c.req.raw)) {
-      c.set('internal', true)
-      return next()
-    }
-    await next()
-    try {
-      c.res.headers.set('X-Request-Id', requestId)
-    } catch {
-      c.res = new Response(c.res.body, c.res) // headers of a fetched response are immutable
-      c.res.headers.set('X-Request-Id', requestId)
-    }
-    const stats = c.get('stats')
-    const route = routeOf(c, operationOf)
-    const totalMs = Date.now() - started
-    telemetry.request(route, c.req.method, c.res.status, totalMs / 1000)
-    const line = requestLine({
-      requestId,
-      method: logMethod(c.req.method),
-      route,
-      path: logPath(urlOf(c.req.raw)),
-      status: c.res.status,
-      upstreamRequests: stats.upstreamRequests,
-      upstreamMs: stats.upstreamMs,
-      totalMs,
-      ...logContext(c),
-      ...(c.get('failure') ? { error: c.get('failure') } : {}),
-    })
-    if (options.log && passes(c.get('config').logLevel, line.level)) options.log(line)
-  })
-
+    app.get('/metrics', metricsAnswer(telemetry, options.config, options.moreMetrics))
+  const { isInternal } = compare
+  app.use(
+    requestContext({ config: options.config, caches, telemetry, log, operationOf, isInternal })
+  )
   app.use(headContentLength)
   app.use(httpsOnly(options.trustPeer))
   app.use('/v2/*', cors(operationOf))
-
-  const reportStore = reportStores(options.report)
-  const verifiedKeys = new VerifiedKeys()
   app.use('/v2/*', recordCalls(reportStore, verifiedKeys))
   app.use('/deployments', recordCalls(reportStore, verifiedKeys))
   app.route(
@@ -243,177 +140,21 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     reportRoutes(reportStore, fingerprint, fieldTable, readStatic, options.reportOrg)
   )
 
-  app.use('/v2/*', async (c, next) => {
-    const url = urlOf(c.req.raw)
-    const format = formatOf(url.pathname, c.req.header('accept'))
-    if (!format) throw new V2Error(404, titles.notFound)
-    c.set('format', format)
+  // After its operation and key, a call meets: the side that answers it, its NerdGraph client and
+  // parameters, compare mode's canary, explain.
+  const answer = [
+    answeringSide(toV2, compare.shadow),
+    upstreamClient(upstream, verifiedKeys),
+    requestParams(verifiedKeys),
+    compare.canary,
+    explainMode(fieldTable, { trustKey: options.explainTrustsKey === true }),
+  ]
+  app.use('/v2/*', operationRow(operationOf), callerKey(fingerprint, keyHeaders.v2), ...answer)
+  app.use('/v2/*', rateUsage(), etag(options.bodyDigest))
+  // The legacy deployments API v0: outside /v2, XML by default, and also a license key.
+  const v0Key = callerKey(fingerprint, keyHeaders.v0)
+  app.use('/deployments', v0OperationRow(operationOf), v0Key, ...answer)
 
-    const { row, allowed } = operationOf(c.req.method, pathWithoutFormat(url.pathname))
-    if (allowed.length === 0) throw new V2Error(404, titles.notFound)
-    if (!row) {
-      throw new V2Error(405, titles.methodNotAllowed, { headers: { Allow: allowed.join(', ') } })
-    }
-    c.set('operation', row)
-
-    const upstreamKey = await identify(c, ['x-api-key', 'api-key'])
-    const config = c.get('config')
-    // Explain never forwards: a forwarded row answers its plan (src/explain).
-    const explaining = c.req.header(explainHeader) === '1'
-    if (row.answer === 'forwarded' && config.v2Forwarding && !explaining)
-      return forwardCall(c, config)
-    const comparing = compareModeOf(c, row)
-    if (comparing === 'v2') return comparisons.shadow(c, row)
-    const untranslated = untranslatedAnswer(row, config.v2Forwarding)
-    if (untranslated) throw untranslated
-    pinnedAccount(c) // one account-header rule for every route: a bad header is 422 everywhere
-    await connect(c, upstreamKey, bodyLimitOf(row, c.req.method))
-    await next()
-    if (comparing === 'bridge') comparisons.canary(c, row)
-  })
-
-  /** Compare mode (src/compare/) of a call: served rows only, never an explanation or an internal call. */
-  function compareModeOf(c: Context<Env>, row: OperationRow) {
-    const served = row.answer === 'served' && c.req.header(explainHeader) !== '1'
-    return served && !c.get('internal') ? c.get('config').compare.mode : undefined
-  }
-
-  const internalCalls = new WeakSet<Request>()
-  const comparisons = compareCalls({
-    toV2: (c, req, comparison) => forwardCall(c, c.get('config'), req, comparison),
-    own: (c, req) => {
-      internalCalls.add(req)
-      postedBodies.set(req, null) // a GET of its own: never the caller's body stream
-      let ctx
-      try {
-        ctx = c.executionCtx
-      } catch {
-        // Node: no execution context
-      }
-      return Promise.resolve(app.fetch(req, c.env, ctx))
-    },
-    bodyParams: (c) => bodyParams(c.req.raw, c.env, bodyLimits.read),
-    settle: (c, outcome) => {
-      telemetry.compared(`${outcome.method} ${outcome.path}`, outcome.result)
-      const config = c.get('config')
-      if (outcome.result === 'differing' && options.log && passes(config.logLevel, 'info'))
-        options.log(comparisonLine(c, outcome))
-      const keyHash = c.get('keyHash')
-      if (!c.get('keyVerified') && !verifiedKeys.has(keyHash)) return
-      const pending = reportStore(c).compared?.(keyHash, outcome)
-      if (pending) afterAnswer(c, () => pending)
-    },
-  })
-
-  // The legacy deployments API v0 lives outside /v2 and also takes a license key (x-license-key).
-  app.use('/deployments', async (c, next) => {
-    c.set('format', formatOf(urlOf(c.req.raw).pathname, undefined) ?? 'xml')
-    const { row, allowed } = operationOf(c.req.method, '/deployments')
-    if (!row) {
-      throw new V2Error(405, titles.methodNotAllowed, { headers: { Allow: allowed.join(', ') } })
-    }
-    c.set('operation', row)
-    const upstreamKey = await identify(c, ['x-api-key', 'x-license-key', 'api-key'])
-    // A v0 deployment is a write, sent to one side only: in `v2` mode to v0 beside V2_URL
-    // (src/http/forward.ts `forwardUrl`), in `bridge` mode to NerdGraph; never compared.
-    const comparing = compareModeOf(c, row)
-    if (comparing === 'v2') return comparisons.shadow(c, row)
-    pinnedAccount(c)
-    await connect(c, upstreamKey, bodyLimitOf(row, c.req.method))
-    await next()
-    if (comparing === 'bridge') comparisons.canary(c, row)
-  })
-
-  /** A kept alerts call (or, in compare mode, `req`), passed unchanged to the real v2
-   * (src/http/forward.ts) with the caller's own key. */
-  async function forwardCall(
-    c: Context<Env>,
-    config: Config,
-    req?: Request,
-    comparison = false
-  ): Promise<Response> {
-    const stats = c.get('stats')
-    const res = await forward(req ?? c.req.raw, req ? undefined : c.env?.getBody, {
-      base: config.v2Url,
-      timeoutMs: config.upstreamTimeoutMs,
-      maxBytes: config.upstreamMaxBytes,
-      // A comparison's own v2 reads wait in a lane of their own, never in the key's.
-      partition: comparison ? `compare:${c.get('keyHash')}` : c.get('keyHash'),
-      limits,
-      origin: c.get('origin'),
-      ...(upstreamFetch ? { fetch: upstreamFetch } : {}),
-      ...(options.clock ? { clock: options.clock } : {}),
-      onUpstream: (ms) => {
-        stats.upstreamRequests += 1
-        stats.upstreamMs += ms
-      },
-    })
-    // v2 itself accepted the key unless it refused it or failed.
-    if (res.status < 500 && res.status !== 401 && res.status !== 403) {
-      c.set('keyVerified', true)
-      verifiedKeys.add(c.get('keyHash'))
-    }
-    return res
-  }
-
-  /** The caller's key from the first of `headers` sent: 401 when none or unusable; the upstream
-   * key it stands for (a legacy key through KEY_MAP, src/core/keys.ts). Caches partition by this key. */
-  async function identify(c: Context<Env>, headers: string[]): Promise<string> {
-    const header = headers.find((h) => c.req.header(h)?.trim())
-    const apiKey = header && c.req.header(header)!.trim()
-    if (!apiKey) throw new V2Error(401, titles.noKey)
-    if (!plausibleKey.test(apiKey)) throw new V2Error(401, titles.badKey)
-    const keyHash = await fingerprint(apiKey)
-    c.set('apiKey', apiKey)
-    c.set('keyHash', keyHash)
-    const use = header === 'x-license-key' ? 'license' : 'rest'
-    const { key, account, mapped } = upstreamKeyFor(apiKey, keyHash, c.get('config').keyMap, use)
-    if (account !== undefined) c.set('keyAccount', account)
-    if (mapped) c.set('keyVerified', true)
-    c.set('upstreamKey', key)
-    return key
-  }
-
-  /** Parameters (query and body, up to `limit` bytes) and the caller's NerdGraph client. */
-  async function connect(c: Context<Env>, apiKey: string, limit: number) {
-    const { config, stats } = { config: c.get('config'), stats: c.get('stats') }
-    const keyHash = c.get('keyHash')
-    c.set(
-      'nerdgraph',
-      upstreamFor(config).forCaller({
-        apiKey,
-        partition: c.get('keyHash'),
-        timeoutMs: config.upstreamTimeoutMs,
-        // One budget for the whole v2 request: every NerdGraph call, retry and queue wait in it.
-        deadline: (options.clock?.now() ?? Date.now()) + config.upstreamTimeoutMs,
-        onUpstream: (ms) => {
-          stats.upstreamRequests += 1
-          stats.upstreamMs += ms
-        },
-        onAccepted: () => {
-          c.set('keyVerified', true)
-          verifiedKeys.add(keyHash)
-        },
-      })
-    )
-    if (c.get('keyVerified')) verifiedKeys.add(keyHash)
-    // A body larger than a read's is read only for a key NerdGraph accepted, now or lately: a
-    // made-up key costs one key check, never the reading of a large body (issue 22, item 8).
-    if (largeBody(c.req.raw) && !verifiedKeys.has(keyHash)) {
-      await checkKey(c.get('nerdgraph'), { lookup: true })
-      verifiedKeys.add(keyHash)
-    }
-    const params = new V2Params(urlOf(c.req.raw).searchParams)
-    for (const pair of await bodyParams(c.req.raw, c.env, limit)) params.add(...pair)
-    c.set('params', params)
-  }
-
-  const explainOptions = { trustKey: options.explainTrustsKey === true }
-  app.use('/v2/*', explainMode(fieldTable, explainOptions))
-  app.use('/deployments', explainMode(fieldTable, explainOptions))
-
-  app.use('/v2/*', rateUsage())
-  app.use('/v2/*', etag(options.bodyDigest))
   app.route('/v2', applications)
   app.route('/v2', metrics)
   app.route('/v2', hosts)
@@ -428,12 +169,98 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   app.route('/v2', labels)
   app.route('/v2', alerts)
 
-  app.notFound((c) => {
-    const format = c.get('format') ?? formatOf(urlOf(c.req.raw).pathname, undefined) ?? 'json'
-    return render(format, { error: { title: titles.notFound } }, 404)
-  })
+  app.notFound(notFound)
+  app.onError(errorAnswer(log))
+  return withExplainPrefix(withPostReads(app, operationOf))
+}
 
-  app.onError((err, c) => {
+/**
+ * Which side answers a call: a kept alerts call goes to the real v2 (explain never forwards: a
+ * forwarded row answers its plan, src/explain); in compare mode's `v2` side a served call is
+ * answered by v2 (`shadow`, src/compare/calls.ts); a retired or unsupported row ends here (410,
+ * 501). The rest is answered here, after one account-header rule for every route: a bad header is
+ * 422 everywhere (src/entities/resolve.ts). A v0 deployment is a write sent to one side only: in `v2`
+ * mode to v0 beside V2_URL (src/http/forward.ts `forwardUrl`), in `bridge` mode to NerdGraph.
+ */
+function answeringSide(
+  toV2: ForwardCall,
+  shadow: (c: Context<Env>, row: OperationRow) => Promise<Response>
+): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    const row = c.get('operation')
+    const config = c.get('config')
+    if (row.answer === 'forwarded' && config.v2Forwarding && c.req.header(explainHeader) !== '1')
+      return toV2(c)
+    if (compareModeOf(c, row) === 'v2') return shadow(c, row)
+    const untranslated = untranslatedAnswer(row, config.v2Forwarding)
+    if (untranslated) throw untranslated
+    pinnedAccount(c)
+    return next()
+  }
+}
+
+/** Compare mode (src/compare/) of a call: served rows only, never an explanation or an internal call. */
+function compareModeOf(c: Context<Env>, row: OperationRow) {
+  const served = row.answer === 'served' && c.req.header(explainHeader) !== '1'
+  return served && !c.get('internal') ? c.get('config').compare.mode : undefined
+}
+
+interface ComparisonParts {
+  toV2: ForwardCall
+  telemetry: Telemetry
+  reportStore: (c: Context<Env>) => ReportStore
+  verifiedKeys: VerifiedKeys
+  log: RequestLog | undefined
+}
+
+/** Compare mode in the request's way (src/compare/calls.ts): v2bridge's own answer is the app again,
+ * flagged internal; outcomes go to `/metrics`, the log (differing ones) and the key's report. */
+function comparisons(app: Hono<Env>, parts: ComparisonParts) {
+  const { telemetry, reportStore, verifiedKeys, log } = parts
+  const internalCalls = new WeakSet<Request>()
+  const calls = compareCalls({
+    toV2: parts.toV2,
+    own: (c, req) => {
+      internalCalls.add(withoutBody(req))
+      let ctx
+      try {
+        ctx = c.executionCtx
+      } catch {
+        // Node: no execution context
+      }
+      return Promise.resolve(app.fetch(req, c.env, ctx))
+    },
+    bodyParams: (c) => bodyParams(c.req.raw, c.env, bodyLimits.read),
+    settle: (c, outcome) => {
+      telemetry.compared(`${outcome.method} ${outcome.path}`, outcome.result)
+      const config = c.get('config')
+      if (outcome.result === 'differing' && log && passes(config.logLevel, 'info'))
+        log(comparisonLine(c, outcome))
+      const keyHash = c.get('keyHash')
+      if (!c.get('keyVerified') && !verifiedKeys.has(keyHash)) return
+      const pending = reportStore(c).compared?.(keyHash, outcome)
+      if (pending) afterAnswer(c, () => pending)
+    },
+  })
+  /** `bridge` mode, after v2bridge answered: v2 is asked and compared after the answer. */
+  const canary: MiddlewareHandler<Env> = async (c, next) => {
+    const row = c.get('operation')
+    const comparing = compareModeOf(c, row)
+    await next()
+    if (comparing === 'bridge') calls.canary(c, row)
+  }
+  return { isInternal: (req: Request) => internalCalls.has(req), shadow: calls.shadow, canary }
+}
+
+function notFound(c: Context<Env>) {
+  const format = c.get('format') ?? formatOf(urlOf(c.req.raw).pathname, undefined) ?? 'json'
+  return render(format, { error: { title: titles.notFound } }, 404)
+}
+
+/** The one place an error becomes an answer: a V2Error as v2's error body (v0's for `/deployments`),
+ * a client that left as 499, anything else as v2's generic 500, logged with the key scrubbed. */
+function errorAnswer(log: RequestLog | undefined) {
+  return (err: Error, c: Context<Env>) => {
     const format: Format = c.get('format') ?? 'json'
     if (err instanceof V2Error) {
       c.set('reason', err.reason ?? err.title)
@@ -450,74 +277,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
     // Unknown errors: logged (key scrubbed), answered with the generic v2 500, never echoed.
     const failure = describeFailure(err, c.get('apiKey'))
     c.set('failure', failure)
-    if (!options.log)
-      console.error(`[v2bridge] ${c.req.method} ${logPath(urlOf(c.req.raw))}: ${failure}`)
+    if (!log) console.error(`[v2bridge] ${c.req.method} ${logPath(urlOf(c.req.raw))}: ${failure}`)
     return render(format, { error: { title: titles.serverError } }, 500)
-  })
-
-  return withExplainPrefix(withPostReads(app, operationOf))
-}
-
-/** What a request line says beyond the basics: the key's fingerprint, the operation and how it is
- * answered, the account, the reason of an error, and whether it is a write (an audit line). */
-function logContext(c: Context<Env>) {
-  const row = c.get('operation')
-  const keyHash = c.get('keyHash')
-  const account = c.get('account')
-  const reason = c.get('reason')
-  return {
-    ...(keyHash ? { key: keyHash.slice(0, 12) } : {}),
-    ...(row ? { operation: `${row.method} ${row.path}`, answer: row.answer } : {}),
-    ...(account !== undefined ? { account } : {}),
-    ...(reason && c.res.status >= 400 ? { reason } : {}),
-    ...(row && row.method !== 'GET' && c.req.method !== 'GET' ? { audit: true as const } : {}),
   }
-}
-
-/**
- * A POST on a served read path that has no create reads as the GET it stands for (issue 23, item 2:
- * hubot-newrelic2 sends every call as POST with a form body): it goes on as a GET whose body is read
- * as a GET body is (src/http/params.ts). Rows marked `postReads` route POST themselves.
- */
-/** The body of a POST read on as a GET (`withPostReads`), by the GET request that stands for it:
- * the bindings stay the same object, so nothing keyed by them (settings) is read again. */
-const postedBodies = new WeakMap<Request, ReadableStream<Uint8Array> | null>()
-
-function withPostReads<A extends Hono<Env>>(app: A, operationOf: OperationRouter): A {
-  const fetch = app.fetch
-  app.fetch = (req, env, ctx) => {
-    if (req.method !== 'POST' || !req.url.includes('/v2/')) return fetch(req, env, ctx)
-    const { row } = operationOf('POST', pathWithoutFormat(urlOf(req).pathname))
-    if (!row || row.method !== 'GET' || row.postReads) return fetch(req, env, ctx)
-    const read = new Request(req.url, { method: 'GET', headers: req.headers, signal: req.signal })
-    postedBodies.set(read, req.body)
-    return fetch(read, env, ctx)
-  }
-  return app
-}
-
-/** Parameters carried in the body (src/http/params.ts): form or JSON, also on GET via the Node entry,
- * whose `getBody` hands over the socket's body (fetch's Request cannot carry one on GET). */
-/** A body that may be larger than a read's: declared so, or sent without a length (chunked). */
-function largeBody(req: Request): boolean {
-  if (req.method === 'GET' || req.method === 'HEAD') return false
-  const length = req.headers.get('content-length')
-  if (length !== null) return Number(length) > bodyLimits.read
-  return req.headers.has('transfer-encoding')
-}
-
-async function bodyParams(
-  req: Request,
-  env: Bindings | undefined,
-  limit: number
-): Promise<[string, string][]> {
-  const stream =
-    req.method === 'GET' || req.method === 'HEAD'
-      ? postedBodies.has(req)
-        ? postedBodies.get(req)
-        : getBodyOf(req, env?.getBody)
-      : req.body
-  if (stream) checkEncoding(req.headers)
-  const text = await readCapped(stream, limit, req.headers.get('content-length'))
-  return paramsFromBody(text, req.headers.get('content-type') ?? undefined)
 }
