@@ -9,8 +9,16 @@ const config = parseConfig({
   ALLOW_HTTP: 'true',
   ACCOUNT_ID: '1000001',
 })
+/** A whole answer to the list's document: no application, every alias there. */
+const none = { results: [], metadata: null }
 const emptySearch = {
-  data: { actor: { entitySearch: { count: 0, results: { nextCursor: null, entities: [] } } } },
+  data: {
+    actor: {
+      entitySearch: { count: 0, results: { nextCursor: null, entities: [] } },
+      a0: { members: none, browser: none },
+      served: { results: { nextCursor: null, entities: [] } },
+    },
+  },
 }
 
 describe('request pipeline', () => {

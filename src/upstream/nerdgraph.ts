@@ -29,6 +29,7 @@ import {
 import { createUpstreamLimits, OverloadError, type UpstreamLimits } from './limits'
 import { AnswerTooLarge, defaultAnswerMaxBytes } from './answer-body'
 import { copyJson } from './json-copy'
+import { withRequestedFields } from './answer-shape'
 import type { Telemetry } from './telemetry'
 
 export type { GraphQLErrorLike, NerdGraphResult }
@@ -175,7 +176,8 @@ export function createUpstream(
           }
         )
         caller.onAccepted?.()
-        return settle<T>(res.data, (res.errors ?? []) as GraphQLErrorLike[], partial)
+        const result = settle<T>(res.data, (res.errors ?? []) as GraphQLErrorLike[], partial)
+        return withRequestedFields(body.query, result) // a field asked for is absent: 502
       } catch (err) {
         // Still waiting for a slot when the budget ran out: not a slow NerdGraph (504) but too
         // many requests of this key at once, so 429 (v2's "try again later", D-429).

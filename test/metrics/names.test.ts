@@ -164,7 +164,11 @@ describe('paging metric names', () => {
   function pinned() {
     const upstream = fakeFetch({
       body: {
-        data: { actor: { account: { nrql: { results: [{ names: [...names].reverse() }] } } } },
+        data: {
+          actor: {
+            account: { nrql: { results: [{ names: [...names].reverse() }], metadata: null } },
+          },
+        },
       },
     })
     const app = createApp({

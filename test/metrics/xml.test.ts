@@ -108,6 +108,7 @@ describe('metric_data_response XML', () => {
           actor: {
             account: {
               q0: { results: [upstreamRow()], metadata: { facets: ['metricTimesliceName'] } },
+              k0: { results: [{ names: [name] }], metadata: null },
             },
           },
         },
@@ -142,7 +143,18 @@ describe('metric_data_response XML', () => {
 
   it('lists names without data as metrics_not_found items and self-closes empty lists', async () => {
     const upstream = fakeFetch(
-      { body: { data: { actor: { account: { q0: { results: [] } } } } } },
+      {
+        body: {
+          data: {
+            actor: {
+              account: {
+                q0: { results: [], metadata: null },
+                k0: { results: [{ names: [] }], metadata: null },
+              },
+            },
+          },
+        },
+      },
       // No rows under a pinned account: the application is confirmed to be in it (src/entities/resolve.ts).
       {
         body: {

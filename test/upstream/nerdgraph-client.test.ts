@@ -10,6 +10,7 @@ const key = 'NRAK-CLIENTTEST00000000000000'
 const read = 'query ListApplications($q: String) { actor { user { id } } }'
 const write = 'mutation Rename($guid: EntityGuid!) { entityRename(guid: $guid) { guid } }'
 const ok = { body: { data: { actor: { user: { id: 1 } } } } }
+const renamed = { body: { data: { entityRename: { guid: 'G' } } } }
 /** No pauses between attempts, so retry tests take no time. */
 const instant: RetryClock = { now: () => Date.now(), random: () => 0, sleep: async () => {} }
 
@@ -147,7 +148,7 @@ describe.each(transports)('through %s', (_, transport) => {
           status: 429,
           headers: { 'content-type': 'application/json', 'retry-after': '0' },
         })
-      const { ng, sent } = client([told, ok])
+      const { ng, sent } = client([told, renamed])
       await ng.query(write)
       expect(sent).toHaveLength(2)
     })
@@ -175,7 +176,7 @@ describe.each(transports)('through %s', (_, transport) => {
       const none = client([{ status: 503, body: {} }, ok])
       await failure(none.ng.query(read, {}, { retry: 'none' }))
       expect(none.sent).toHaveLength(1)
-      const asRead = client([{ status: 503, body: {} }, ok])
+      const asRead = client([{ status: 503, body: {} }, renamed])
       await asRead.ng.query(write, {}, { retry: 'read' })
       expect(asRead.sent).toHaveLength(2)
     })
@@ -297,7 +298,10 @@ describe.each(transports)('through %s', (_, transport) => {
 
 describe('partial errors beside data', () => {
   const partial = (errors: object[]) => ({
-    body: { data: { actor: { a0: { nrql: { results: [] } }, a1: { nrql: null } } }, errors },
+    body: {
+      data: { actor: { user: { id: 1 }, a0: { nrql: { results: [] } }, a1: { nrql: null } } },
+      errors,
+    },
   })
   const aliasTimeout = {
     message: 'NRDB query duration exceeded the set timeout',
@@ -369,7 +373,7 @@ describe('coalescing and limits', () => {
   })
 
   it('never coalesces mutations', async () => {
-    const { ng, sent } = client([ok])
+    const { ng, sent } = client([renamed])
     await Promise.all([ng.query(write), ng.query(write)])
     expect(sent).toHaveLength(2)
   })
