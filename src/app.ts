@@ -151,7 +151,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   ]
   app.use('/v2/*', operationRow(operationOf), callerKey(fingerprint, keyHeaders.v2), ...answer)
   app.use('/v2/*', rateUsage(), etag(options.bodyDigest))
-  // The legacy deployments API v0: outside /v2, XML by default, and also a license key.
+  // The legacy deployments API v0: outside /v2, and it also takes a license key.
   const v0Key = callerKey(fingerprint, keyHeaders.v0)
   app.use('/deployments', v0OperationRow(operationOf), v0Key, ...answer)
 

@@ -31,7 +31,8 @@ export function operationRow(operationOf: OperationRouter): MiddlewareHandler<En
   }
 }
 
-/** The legacy deployments API v0 (`/deployments`, outside /v2): XML unless the suffix says JSON. */
+/** The legacy deployments API v0 (`/deployments`, outside /v2): the format from the suffix alone
+ * (`Accept` is not read), XML for a suffix v2 has not. */
 export function v0OperationRow(operationOf: OperationRouter): MiddlewareHandler<Env> {
   return async (c, next) => {
     c.set('format', formatOf(urlOf(c.req.raw).pathname, undefined) ?? 'xml')
