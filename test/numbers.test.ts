@@ -52,6 +52,31 @@ describe('round3', () => {
   })
 })
 
+/** `v` and the doubles next to it: where the exponent by comparison (1 to 10^6) meets `log10`. */
+function neighbours(v: number): number[] {
+  const bits = new BigInt64Array(new Float64Array([v]).buffer)
+  const at = (d: bigint) => new Float64Array(new BigInt64Array([bits[0]! + d]).buffer)[0]!
+  return [at(-2n), at(-1n), v, at(1n), at(2n)]
+}
+const nearPowers = Array.from({ length: 8 }, (_, k) => neighbours(10 ** k)).flat()
+
+describe('round3 and round3Json from 1 to 10^6, and next to its powers of ten', () => {
+  it.each(nearPowers)('agree with toPrecision(3) at %d', (v) => {
+    expect(round3(v)).toBe(reference(v))
+    expect(round3Json(v)).toBe(JSON.stringify(reference(v)))
+  })
+
+  it('agree with toPrecision(3) on any double in that range', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.5, max: 2e6, noNaN: true }), (v) => {
+        expect(round3(v)).toBe(reference(v))
+        expect(round3Json(v)).toBe(JSON.stringify(reference(v)))
+      }),
+      { numRuns: 20_000 }
+    )
+  })
+})
+
 describe('round3Json', () => {
   const json = (v: number) => JSON.stringify(round3(v))
 

@@ -20,7 +20,7 @@ export function round3(value: number): number {
   if (!Number.isFinite(value)) return 0
   if (value === 0) return 0
   const a = Math.abs(value)
-  const e = Math.floor(Math.log10(a))
+  const e = exponentOf(a)
   if (e > 24 || e < -20) return exact(value)
   const m = mantissa3(a, e)
   if (m < 0) return exact(value)
@@ -39,7 +39,7 @@ export function round3(value: number): number {
 export function round3Json(value: number): string {
   if (!Number.isFinite(value) || value === 0) return '0'
   const a = Math.abs(value)
-  let e = Math.floor(Math.log10(a))
+  let e = exponentOf(a)
   let m = e > 18 || e < -7 ? -1 : mantissa3(a, e)
   if (m < 0) return generic(value)
   if (m === 1000) ((m = 100), e++)
@@ -63,6 +63,14 @@ const digits = Array.from({ length: 1000 }, (_, m) => String(m))
 const significant = digits.map((d) => d.replace(/0+$/, ''))
 const oneWhole = digits.map((d) => `${d[0]}.${d.slice(1)}`.replace(/\.?0+$/, ''))
 const twoWhole = digits.map((d) => `${d.slice(0, 2)}.${d[2]}`.replace(/\.?0+$/, ''))
+
+/** `Math.floor(Math.log10(a))`, by comparison from 1 to 10^6, where the powers of ten are exact
+ * doubles and most values fall (issue 39: `log10` took a tenth of the largest call's writing). */
+function exponentOf(a: number): number {
+  if (a >= 1 && a < 1e6)
+    return a < 1e3 ? (a < 10 ? 0 : a < 100 ? 1 : 2) : a < 1e4 ? 3 : a < 1e5 ? 4 : 5
+  return Math.floor(Math.log10(a))
+}
 
 /** The 3-digit integer mantissa of `a` (in 10^e…10^(e+1)), or −1 when a tie is too close to call. */
 function mantissa3(a: number, e: number): number {

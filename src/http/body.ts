@@ -47,12 +47,14 @@ export function checkEncoding(headers: Headers): void {
  * template of New Relic's v2 docs (D-intro: `curl -X GET URL -H "Api-Key:$API_KEY" -d 'PAYLOAD'`).
  * The Worker's request carries it; on Node, fetch's `Request` drops it and the entry hands it over
  * as `getBody` (src/node.ts). Both entries read the same parameters from it (issue 40, item 5).
+ * On Node `getBody` alone answers, null when there is no body: `req.body` there would build fetch's
+ * whole `Request` (undici) from the incoming message for nothing, on every call (issue 39).
  */
 export function getBodyOf(
   req: Request,
   getBody?: () => ReadableStream<Uint8Array> | null
 ): ReadableStream<Uint8Array> | null {
-  return getBody?.() ?? req.body
+  return getBody ? getBody() : req.body
 }
 
 /** Reads `stream` as UTF-8 text of at most `limit` bytes; 413 once more arrives. */

@@ -4,7 +4,8 @@
  * 27: the largest NerdGraph answer, 3.6 MB, was held as its chunks, their concatenation and its text
  * before it was parsed). Objects outside arrays are read token by token; the elements of every array
  * (NerdGraph's NRQL `results` rows, its `errors`) are parsed by `JSON.parse` itself, in batches cut
- * at the commas between them, about one batch per chunk. The value is the one `JSON.parse` gives for
+ * at the commas between them, about one batch per chunk; where elements are objects, the cut is
+ * found by the platform's byte search and proved by the parse (`guessCut`). The value is the one `JSON.parse` gives for
  * the whole body decoded as UTF-8 (ECMA-262 JSON.parse): same values and key order, `__proto__` an own
  * key, a later duplicate key winning; a body `JSON.parse` refuses throws a `SyntaxError`
  * (test/node/json-reader.test.ts holds the two to each other over random texts cut at random).
@@ -19,6 +20,10 @@ const OPEN_ARRAY = 0x5b
 const CLOSE_ARRAY = 0x5d
 const OPEN_OBJECT = 0x7b
 const CLOSE_OBJECT = 0x7d
+/** What a batch's guessed end follows (`guessCut`): the last of its elements and the array's end, or
+ * the comma before the next element. */
+const CLOSE_AFTER_OBJECT = Buffer.from('}]')
+const COMMA_BETWEEN_OBJECTS = Buffer.from('},{')
 
 /** JSON's whitespace (RFC 8259 §2): space, tab, line feed, carriage return. */
 const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09
@@ -71,6 +76,9 @@ export class JsonReader {
   private array: ArrayState | undefined
   private result: unknown
   private failed: SyntaxError | undefined
+  /** How many bytes after the current batch's start the last guess of its end saw (`guessCut`);
+   * 0: none yet. */
+  private guessed = 0
   /** Long string values seen in array elements, each kept once (`shared`). */
   private readonly strings = new Map<string, string>()
 
@@ -194,6 +202,14 @@ export class JsonReader {
   private readArray(buf: Buffer, start: number, last: boolean): number {
     const state = this.array!
     const to = this.to
+    // Guessed again only once the bytes after `start` have doubled, so a batch the guess misses
+    // (an element longer than a chunk, bytes arriving a few at a time) costs at most twice its bytes.
+    const end = Math.min(to, start + batchBytes)
+    if (end - start >= 2 * this.guessed) {
+      const next = this.guessCut(state, buf, start, end)
+      if (next >= 0) return next
+      this.guessed = end - start
+    }
     let { depth, inString, escaped } = state
     let comma = -1
     let i = Math.max(this.scanned, start)
@@ -234,9 +250,53 @@ export class JsonReader {
     return -1
   }
 
+  /**
+   * The cut a byte scan would find, found by the platform's byte search instead (issue 39: scanning
+   * every byte in JavaScript cost as much as parsing them): between elements that are objects, a
+   * batch ends at the array's first `}]` or at its last `},{` in `buf[start, end)`. A guess is kept
+   * only if `JSON.parse` reads the batch: the bytes before a `]` or `,` inside a string or deeper in
+   * an element are never a list of whole JSON values, since a proper prefix of an object, an array
+   * or a string is not JSON; and past the array's own `]` the batch would close it and go on. So a
+   * kept guess is the scan's cut; any other is dropped, and the scan reads the batch, its errors
+   * included. Answers where reading goes on, or -1 when nothing was kept.
+   */
+  private guessCut(state: ArrayState, buf: Buffer, start: number, end: number): number {
+    const bytes = buf.subarray(start, end)
+    const close = start + bytes.indexOf(CLOSE_AFTER_OBJECT)
+    if (close >= start && this.tryBatch(state, buf, start, close + 1, true)) {
+      this.array = undefined
+      this.scanned = 0
+      this.settle(state.array)
+      return close + 2
+    }
+    const comma = start + bytes.lastIndexOf(COMMA_BETWEEN_OBJECTS)
+    if (comma >= start && this.tryBatch(state, buf, start, comma + 1, false)) {
+      Object.assign(state, { depth: 1, inString: false, escaped: false })
+      this.scanned = comma + 2
+      return comma + 2
+    }
+    return -1
+  }
+
+  /** `batch` if `buf[start, end)` holds whole elements; false, with nothing read, if not. */
+  private tryBatch(state: ArrayState, buf: Buffer, start: number, end: number, closing: boolean) {
+    let elements: unknown[]
+    try {
+      elements = JSON.parse(`[${decode(buf, start, end)}]`) as unknown[]
+    } catch {
+      return false
+    }
+    this.add(state, elements, closing)
+    return true
+  }
+
   /** Parses the elements in `buf[start, end)` into the array. */
   private batch(state: ArrayState, buf: Buffer, start: number, end: number, closing: boolean) {
-    const elements = JSON.parse(`[${decode(buf, start, end)}]`) as unknown[]
+    this.add(state, JSON.parse(`[${decode(buf, start, end)}]`) as unknown[], closing)
+  }
+
+  private add(state: ArrayState, elements: unknown[], closing: boolean) {
+    this.guessed = 0
     // `[1,]`, `[,1]` and `[1,,2]`, cut at their commas, show as a batch without an element.
     if (elements.length === 0 && (state.cut || !closing))
       throw new SyntaxError('Unexpected token , in JSON')

@@ -127,6 +127,8 @@ const cell = fc.oneof(
   fc.double({ min: -1e-5, max: 1e-5 }),
   fc.integer({ min: -1e6, max: 1e9 }),
   fc.constantFrom(0, -0, 1e21, 9.995e20, 1e-7, 999.5, 0.0009995, Number.MAX_VALUE, NaN, Infinity),
+  // Around the written-as-digits integers (src/resources/metrics/json.ts `integer`).
+  fc.constantFrom(Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53, 10, -10, 9, 100),
   fc.constantFrom(null, undefined, '12', true)
 )
 

@@ -47,7 +47,7 @@ function spaced(value: unknown, gaps: () => string): string {
 
 const key = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 6 }),
-  fc.constantFrom('__proto__', 'facet', '0', '12', 'a"b', 'x\\y', '],}{[')
+  fc.constantFrom('__proto__', 'facet', '0', '12', 'a"b', 'x\\y', '],}{[', '},{', '}]')
 )
 const jsonValue = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -55,6 +55,8 @@ const jsonValue = fc.letrec((tie) => ({
     fc.constantFrom(null, true, false, 0, -0.5, 1e21, 123456789.125),
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.string({ unit: 'binary', maxLength: 12 }),
+    // What the reader's guessed batch ends look for, inside strings (issue 39).
+    fc.constantFrom('},{', '}]', '"},{"', '\\"}]'),
     fc.array(tie('value'), { maxLength: 6 }),
     fc.dictionary(key, tie('value'), { maxKeys: 5 })
   ),
@@ -108,7 +110,11 @@ describe('JsonReader', () => {
       '"k":',
       '[1,',
       ',]',
-      '[,'
+      '[,',
+      '},{',
+      '}]',
+      '[{',
+      '"},{"'
     )
     fc.assert(
       fc.property(
@@ -149,6 +155,39 @@ describe('JsonReader', () => {
     let at = 0
     const steps = uneven.map((n) => (at += n)).filter((cut) => cut < bytes.length)
     expect(read(bytes, steps)).toEqual({ value: JSON.parse(text) })
+  })
+
+  it('guesses batch ends by `},{` and `}]` only where they are, and reads bytes given one at a time in linear work (issue 39)', () => {
+    // Objects whose strings and nested arrays hold what the guess looks for, between rows.
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      facet: i % 3 ? `a},{"b":${i}}]` : 'x',
+      nested: i % 5 ? [{ a: i }, { b: '}]' }] : [],
+      value: i / 7,
+    }))
+    const text = JSON.stringify({ results: rows, tail: [{ a: 1 }, { b: [{}, {}] }], n: [1, 2] })
+    const bytes = Buffer.from(text)
+    for (const size of [1, 7, 64, 1000, 65536]) {
+      const cuts = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => i * size)
+      const ours = read(bytes, cuts) as { value: unknown }
+      expect(JSON.stringify(ours.value)).toBe(text)
+    }
+    // Bytes one at a time, with a long element full of `},{` that ends no batch: the text JSON.parse
+    // is handed stays within a few times the answer (a guess is made again only once its bytes
+    // have doubled, not at every byte).
+    const long = JSON.stringify({ rows: [{ a: Array(5000).fill({}) }, ...rows.slice(0, 200)] })
+    const parse = JSON.parse
+    let handed = 0
+    JSON.parse = (t: string) => ((handed += t.length), parse(t) as unknown)
+    try {
+      const reader = new JsonReader()
+      const all = Buffer.from(long)
+      for (let i = 0; i < all.length; i++) reader.push(all.subarray(i, i + 1))
+      expect(JSON.stringify(reader.end())).toBe(long)
+    } finally {
+      JSON.parse = parse
+    }
+    expect(handed).toBeGreaterThanOrEqual(long.length)
+    expect(handed).toBeLessThan(6 * long.length)
   })
 
   it('refuses more after a failure, and an unfinished text at its end', () => {
