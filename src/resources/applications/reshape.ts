@@ -58,7 +58,8 @@ export function toV2Application(
   e: ApmApplication,
   topology: Topology = emptyTopology,
   browser: BrowserSummary | undefined = undefined,
-  served: Served | undefined = servedOf(e)
+  served: Served | undefined = servedOf(e),
+  alertPolicy: number | undefined = undefined
 ): Record<string, unknown> {
   const reporting = e.reporting === true
   const apdexTarget = e.settings?.apdexTarget ?? 0.5
@@ -113,6 +114,8 @@ export function toV2Application(
   }
   record['links'] = {
     application_instances: [...topology.instances.keys()].sort((a, b) => a - b),
+    // only when a policy's conditions target the application, in D-health's key order
+    ...(alertPolicy === undefined ? {} : { alert_policy: alertPolicy }),
     servers: [], // the Servers product is retired (GO fixture still shows `servers: []`)
     application_hosts: [...topology.hosts.values()].sort((a, b) => a - b),
   }
