@@ -21,11 +21,15 @@ const application = {
     'entity.alertSeverity (NOT_ALERTING → green, WARNING → orange, CRITICAL → red; not reporting → gray)',
   reporting: 'entity.reporting',
   last_reported_at: "NRQL max(timestamp) FROM Metric of the application's members, + 1 minute",
-  'application_summary.response_time': 'entity.apmSummary.responseTimeAverage × 1000 (s → ms)',
-  'application_summary.throughput': 'entity.apmSummary.throughput',
-  'application_summary.error_rate': 'entity.apmSummary.errorRate',
+  'application_summary.response_time':
+    'NRQL sum/count of HttpDispatcher (else OtherTransaction/all) over the last 3 whole minutes × 1000 (s → ms)',
+  'application_summary.throughput':
+    'NRQL count of HttpDispatcher (else OtherTransaction/all) over the last 3 whole minutes / 3',
+  'application_summary.error_rate':
+    'NRQL 100 × Errors/all count / HttpDispatcher + OtherTransaction/all count, last 3 whole minutes',
   'application_summary.apdex_target': 'entity.settings.apdexTarget',
-  'application_summary.apdex_score': 'entity.apmSummary.apdexScore',
+  'application_summary.apdex_score':
+    'NRQL Apdex (s + t/2) / (s + t + f) over the last 3 whole minutes',
   'application_summary.host_count': 'entity.apmSummary.hostCount',
   'application_summary.instance_count': 'entity.apmSummary.instanceCount',
   end_user_summary: "NRQL FROM Metric WHERE metricTimesliceName IN ('EndUser', 'EndUser/Apdex')",
@@ -38,6 +42,8 @@ const application = {
     'NRQL uniques(host) FROM Metric of the application; IDs minted from host names',
   'links.application_instances':
     'NRQL uniques(instanceName) FROM Metric; IDs minted from host and instance',
+  'links.alert_policy':
+    'alerts.nrqlConditionsSearch: policyId of the oldest NRQL condition naming the app (appName, appId, entity.guid)',
 } as const satisfies FieldRows
 
 const prefixed = (prefix: string, rows: FieldRows): FieldRows =>

@@ -56,6 +56,7 @@ const usagesGone =
 
 const entity = ['actor.entitySearch', 'actor.entity', 'actor.account.nrql'] as const
 const nrql = ['actor.account.nrql'] as const
+const conditions = 'actor.account.alerts.nrqlConditionsSearch' // `links.alert_policy`
 const deployments = ['actor.entity.deploymentSearch'] as const
 const users = ['actor.organization.userManagement.authenticationDomains'] as const
 const keyCheck = ['actor.user'] as const
@@ -73,8 +74,8 @@ type Row = readonly [HttpMethod, string, string, Answer, More?]
 const rowsByResource: Readonly<Record<string, readonly Row[]>> = {
   // applications (New Relic docs "List your app ID and metric data")
   applications: [
-    ['GET', '/v2/applications', 'List applications', 'served', { nerdgraph: entity, postReads: true }],
-    ['GET', '/v2/applications/{id}', 'Show application', 'served', { nerdgraph: entity }],
+    ['GET', '/v2/applications', 'List applications', 'served', { nerdgraph: [...entity, conditions], postReads: true }],
+    ['GET', '/v2/applications/{id}', 'Show application', 'served', { nerdgraph: [...entity, conditions] }],
     ['PUT', '/v2/applications/{id}', 'Update application', 'served', { nerdgraph: ['agentApplicationSettingsUpdate', ...entity] }],
     ['DELETE', '/v2/applications/{id}', 'Delete application', 'served', { nerdgraph: [...entity, 'agentApplicationDelete'] }],
     ['GET', '/v2/applications/{application_id}/metrics', 'Metric names', 'served', { nerdgraph: nrql, postReads: true }],

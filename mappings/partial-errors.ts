@@ -10,21 +10,27 @@
  * - `tolerate`: errors on a field (`path` set) are handed to the route in `result.errors`, which then
  *   reports that piece as absent or not found. Errors without a path, or of a whole-request class
  *   (TOO_MANY_REQUESTS, BAD_API_KEY), still fail the call.
+ * - `alerts-optional`: `fail`, except errors under an alias named `conditions` (the NRQL conditions
+ *   behind an application's `links.alert_policy`), which are handed to the route as `tolerate`
+ *   hands them: a key that may read applications but not alerts still gets its applications.
  *
  * Deprecation notices (`This field is deprecated!`) never fail a call (client-go logs them).
  * An operation not listed here is `fail`; a route may override per call (`query(…, { partial })`).
  */
-export type PartialErrorPolicy = 'fail' | 'tolerate'
+export type PartialErrorPolicy = 'fail' | 'tolerate' | 'alerts-optional'
+
+/** The alias whose errors `alerts-optional` tolerates. */
+export const optionalAlertsAlias = 'conditions'
 
 export const partialErrorPolicies = {
   Accounts: 'fail', // the account list scopes every search: a partial list hides applications
   KeyAccount: 'tolerate', // a key search denied on a field says nothing; the account chain goes on (src/entities/accounts.ts)
   FindApplication: 'fail', // a failed search must not become 404 "No Application found"
-  ListApplications: 'fail', // a failed NRQL alias would drop hosts/summaries of a whole account
-  ShowApplication: 'fail', // a failed NRQL alias would show an app without its hosts/instances
+  ListApplications: 'alerts-optional', // a failed NRQL alias would drop hosts/summaries of a whole account
+  ShowApplication: 'alerts-optional', // a failed NRQL alias would show an app without its hosts/instances
   ApplicationHosts: 'fail', // a failed NRQL alias would list no hosts: looks like none exist
   Nrql: 'fail', // one query, one answer: nothing to keep if it failed
-  AccountInsights: 'fail', // as ListApplications: a failed alias would hide hosts of an account
+  AccountInsights: 'alerts-optional', // as ListApplications: a failed alias would hide hosts of an account
   MetricData: 'fail', // a failed alias would turn found metrics into metrics_not_found
   ListDeployments: 'fail', // a failed search would look like an application without deployments
   CreateDeployment: 'tolerate', // the route answers a refused mutation as v2 does (404 or 422)

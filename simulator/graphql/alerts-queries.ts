@@ -201,6 +201,39 @@ export function accountAlerts(accountId: number) {
           totalCount: all.length,
         }
       },
+      /** NRQL conditions by ID (the simulator's are all static), narrowed as
+       * `AlertsNrqlConditionsSearchCriteriaInput` says: exact or contained name and query, policy. */
+      nrqlConditionsSearch(
+        {
+          cursor,
+          searchCriteria: q,
+        }: { cursor?: string | null; searchCriteria?: ConditionCriteria },
+        ctx: GraphContext
+      ) {
+        const like = (text: string, part: string | null | undefined) =>
+          !part || text.toLowerCase().includes(part.toLowerCase())
+        const all = state(ctx)
+          .conditions.filter(
+            (c) =>
+              c.accountId === accountId &&
+              (!q?.policyId || String(c.policyId) === q.policyId) &&
+              (!q?.name || c.name === q.name) &&
+              (!q?.query || c.query === q.query) &&
+              like(c.name, q?.nameLike) &&
+              like(c.query, q?.queryLike)
+          )
+          .sort((a, b) => a.id - b.id)
+        const { items, nextCursor } = page(all, cursor, ALERTS_PAGE.conditions)
+        return {
+          nrqlConditions: items.map((c) => ({
+            __typename: 'AlertsNrqlStaticCondition',
+            ...{ id: String(c.id), name: c.name, enabled: c.enabled },
+            ...{ nrql: { query: c.query }, policyId: String(c.policyId) },
+          })),
+          nextCursor,
+          totalCount: all.length,
+        }
+      },
       policiesSearch(
         { cursor, searchCriteria: q }: { cursor?: string | null; searchCriteria?: PolicyCriteria },
         ctx: GraphContext
@@ -223,6 +256,14 @@ export function accountAlerts(accountId: number) {
       },
     }),
   }
+}
+
+interface ConditionCriteria {
+  name?: string | null
+  nameLike?: string | null
+  policyId?: string | null
+  query?: string | null
+  queryLike?: string | null
 }
 
 interface PolicyCriteria {

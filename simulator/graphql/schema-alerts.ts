@@ -144,10 +144,48 @@ export const ALERTS_SDL = /* GraphQL */ `
   type AlertsAccountStitchedFields {
     notificationChannel(id: ID!): AlertsNotificationChannel
     notificationChannels(cursor: String): AlertsNotificationChannelsResultSet
+    nrqlConditionsSearch(
+      cursor: String
+      searchCriteria: AlertsNrqlConditionsSearchCriteriaInput
+    ): AlertsNrqlConditionsSearchResultSet
     policiesSearch(
       cursor: String
       searchCriteria: AlertsPoliciesSearchCriteriaInput
     ): AlertsPoliciesSearchResultSet
+  }
+
+  input AlertsNrqlConditionsSearchCriteriaInput {
+    name: String
+    nameLike: String
+    policyId: ID
+    query: String
+    queryLike: String
+  }
+
+  type AlertsNrqlConditionsSearchResultSet {
+    nextCursor: String
+    nrqlConditions: [AlertsNrqlCondition!]!
+    totalCount: Int!
+  }
+
+  type AlertsNrqlConditionQuery {
+    query: Nrql!
+  }
+
+  interface AlertsNrqlCondition {
+    enabled: Boolean!
+    id: ID!
+    name: String!
+    nrql: AlertsNrqlConditionQuery!
+    policyId: ID!
+  }
+
+  type AlertsNrqlStaticCondition implements AlertsNrqlCondition {
+    enabled: Boolean!
+    id: ID!
+    name: String!
+    nrql: AlertsNrqlConditionQuery!
+    policyId: ID!
   }
 
   input AlertsPoliciesSearchCriteriaInput {

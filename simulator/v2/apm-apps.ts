@@ -10,6 +10,7 @@ import type { SimDeployment } from '../data/apm/deployment-store'
 import type { Dataset } from '../data/dataset'
 import type { AlertSeverity, Application, Instance } from '../data/model'
 import { formatTime } from './apm-time'
+import { alertsOf } from '../data/alerts/state'
 import { MINUTE } from '../data/apm/timeslices'
 import {
   appOf,
@@ -103,10 +104,21 @@ export function applicationOut(dataset: Dataset, app: Application) {
       application_instances: [...recent.instances]
         .map((m) => instances.get(m)!)
         .sort((a, b) => a - b),
+      ...alertPolicyLink(dataset, app),
       servers: [],
       application_hosts: [...recent.hosts].map((h) => hosts.get(h)!).sort((a, b) => a - b),
     },
   }
+}
+
+/** "Alert policy in which this application is a member" (v2 explorer ApplicationLinksResponse):
+ * the policy of the oldest condition that targets the application (the conditions' own target
+ * lists in the data set), present only then, between the instances and the servers (D-health). */
+function alertPolicyLink(dataset: Dataset, app: Application) {
+  const first = alertsOf(dataset)
+    .conditions.filter((c) => c.accountId === app.accountId && c.appIds.includes(app.id))
+    .sort((a, b) => a.id - b.id)[0]
+  return first ? { alert_policy: first.policyId } : {}
 }
 
 function hostOut(dataset: Dataset, app: Application, host: string) {

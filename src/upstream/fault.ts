@@ -4,7 +4,11 @@
  * (mappings/partial-errors.ts), or an `UpstreamFault` with the retry kind and the v2 error to answer
  * (mappings/upstream-errors.ts). Nothing NerdGraph said is copied into a title.
  */
-import { wholeRequestClasses, type PartialErrorPolicy } from '../../mappings/partial-errors'
+import {
+  optionalAlertsAlias,
+  wholeRequestClasses,
+  type PartialErrorPolicy,
+} from '../../mappings/partial-errors'
 import {
   errorClassStatus,
   noAccess,
@@ -106,7 +110,11 @@ export function settle<T>(
   const errors = all.filter((e) => !isDeprecationNotice(e))
   if (data == null) throw errors.length ? graphqlFault(errors) : transportFault('badBody')
   const fatal = errors.filter(
-    (e) => partial === 'fail' || !e.path?.length || wholeRequestClasses.has(errorClassOf(e))
+    (e) =>
+      partial === 'fail' ||
+      (partial === 'alerts-optional' && !e.path?.includes(optionalAlertsAlias)) ||
+      !e.path?.length ||
+      wholeRequestClasses.has(errorClassOf(e))
   )
   if (fatal.length) throw graphqlFault(fatal)
   return { data, errors }

@@ -1,9 +1,14 @@
-/** Issue 23, item 21: what v2 answers for `links.alert_policy` and `concurrent_instance_count`. */
+/** Issues 23 (item 21) and 37: what v2 answers for `links.alert_policy` and `concurrent_instance_count`. */
 import { describe, expect, it } from 'vitest'
 import type { ApmApplication } from '../../src/resources/applications/documents'
 import { toV2Application } from '../../src/resources/applications/reshape'
 import { servedByAccount, servedSearchQuery } from '../../src/resources/applications/members'
-import { harness } from '../helpers/harness'
+import { DEMO_KEYS, harness } from '../helpers/harness'
+import {
+  alertPolicyOf,
+  conditionsFrom,
+  namedTargets,
+} from '../../src/resources/applications/alert-policy'
 
 const web: ApmApplication = {
   guid: 'G',
@@ -38,27 +43,98 @@ describe('application records (issue 23, item 21)', () => {
     const worker = { ...web, apmSummary: { ...web.apmSummary!, webThroughput: 0 } }
     expect(summary(worker)['concurrent_instance_count']).toBe(2)
   })
+})
 
+describe('links.alert_policy (issue 37)', () => {
   // v2 explorer applications.json, ApplicationLinksResponse.alert_policy: "Alert policy in which this
-  // application is a member" — a legacy alert policy (D-health); those are retired, and v2 answers
-  // their path, GET /v2/alert_policies.json, with 410 (the operations table). No application can
-  // be a member of one, so v2 lists the other three links, in D-health's order without it.
-  it('lists application_instances, servers and application_hosts, with no alert_policy', async () => {
-    expect(Object.keys(toV2Application(web)['links'] as object)).toEqual([
+  // application is a member"; D-health's example shows it between application_instances and servers,
+  // newrelic-client-go's fixture (pkg/apm/applications_test.go) on a 2019 application. The policy
+  // whose conditions target the application: NRQL conditions name it in their WHERE clause.
+  const c = (id: number, policyId: number, query: string) => ({ id, policyId, query })
+  const checkout = { applicationId: 7, name: "Joe's Checkout", guid: 'MXxBUE18QVBQTElDQVRJT058Nw' }
+
+  it('reads the applications a condition names by appName, appId or entity.guid', () => {
+    const t = namedTargets(
+      "SELECT count(*) FROM Transaction WHERE appName IN ('a', 'Joe\\'s Checkout') AND appId = 7 " +
+        "AND entity.guid = 'G' AND appName != 'x' AND appId NOT IN (8)"
+    )
+    expect([...t]).toEqual([
+      ['appname', new Set(['a', "Joe's Checkout"])],
+      ['appid', new Set(['7'])],
+      ['entity.guid', new Set(['G'])],
+    ])
+  })
+
+  it('is the policy of the oldest condition that names the application, else absent', () => {
+    const account = c(1, 10, 'SELECT count(*) FROM TransactionError')
+    const byName = c(
+      5,
+      20,
+      "SELECT average(duration) FROM Transaction WHERE appName = 'Joe\\'s Checkout'"
+    )
+    const byId = c(3, 30, 'SELECT count(*) FROM Transaction WHERE appId IN (6, 7)')
+    const other = c(2, 40, "SELECT count(*) FROM Transaction WHERE appName != 'Joe\\'s Checkout'")
+    expect(alertPolicyOf([account, byName, other], checkout)).toBe(20)
+    expect(alertPolicyOf([byName, byId], checkout)).toBe(30)
+    expect(alertPolicyOf([account, other], checkout)).toBeUndefined()
+    expect(
+      conditionsFrom({
+        nrqlConditionsSearch: {
+          nextCursor: null,
+          nrqlConditions: [
+            { id: '3', policyId: '30', nrql: { query: 'SELECT 1 FROM T' } },
+            { id: 'x', policyId: '1', nrql: null },
+          ],
+        },
+      })
+    ).toEqual([{ id: 3, policyId: 30, query: 'SELECT 1 FROM T' }])
+  })
+
+  it('sits between application_instances and servers, only when a policy targets the app', () => {
+    const links = (policy?: number) =>
+      Object.keys(toV2Application(web, undefined, undefined, undefined, policy)['links'] as object)
+    expect(links(5)).toEqual([
       'application_instances',
+      'alert_policy',
       'servers',
       'application_hosts',
     ])
+    expect(links()).toEqual(['application_instances', 'servers', 'application_hosts'])
+  })
+
+  // The simulator's condition 7101201 ("Checkout Apdex", policy 5101102) names Checkout Service
+  // (java); no condition names the Inventory API. The stand-in reads the conditions' own targets.
+  it('answers it on show and list, JSON and XML, as the v2 stand-in, in one NerdGraph request', async () => {
     const h = harness()
-    expect((await h.get('/v2/alert_policies.json')).status).toBe(410)
-    const body = (await (await h.get('/v2/applications/9045822.json')).json()) as {
-      application: { links: Record<string, unknown> }
+    const policyOf = async (path: string, key: 'application' | 'applications') => {
+      const body = (await (await h.get(path)).json()) as Record<string, unknown>
+      const item = (key === 'application' ? body[key] : (body[key] as unknown[])[0]) as {
+        links: Record<string, unknown>
+      }
+      return item.links['alert_policy']
     }
-    expect(Object.keys(body.application.links)).toEqual([
-      'application_instances',
-      'servers',
-      'application_hosts',
-    ])
+    const before = h.sim.stats().graphqlRequests
+    expect(await policyOf('/v2/applications/9045822.json', 'application')).toBe(5101102)
+    expect(h.sim.stats().graphqlRequests - before).toBe(2) // the ID's lookup, then the show
+    expect(await policyOf('/v2/applications.json?filter[ids]=9045822', 'applications')).toBe(
+      5101102
+    )
+    expect(await policyOf('/v2/applications/9045837.json', 'application')).toBeUndefined()
+    const xml = await (await h.get('/v2/applications/9045822.xml')).text()
+    expect(xml).toMatch(
+      /<\/application_instances>\s*<alert_policy>5101102<\/alert_policy>\s*<servers\/>/
+    )
+    const standIn = await h.sim.fetch(
+      new Request('http://sim.test/v2/applications/9045822.json', {
+        headers: { 'X-Api-Key': DEMO_KEYS.all },
+      })
+    )
+    const links = ((await standIn.json()) as { application: { links: object } }).application.links
+    expect(
+      Object.entries(links)
+        .slice(0, 3)
+        .map(([k, v]) => (k === 'alert_policy' ? v : k))
+    ).toEqual(['application_instances', 5101102, 'servers'])
   })
 })
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ApmApplication } from '../../src/resources/applications/documents'
 import { toV2Application } from '../../src/resources/applications/reshape'
-import { browserSummaryFrom } from '../../src/resources/applications/browser'
+import { browserNrql, browserSummaryFrom } from '../../src/resources/applications/browser'
 import { round2 } from '../../src/core/numbers'
 
 const base: ApmApplication = {
@@ -81,5 +81,59 @@ describe('application_summary.error_rate', () => {
 
   it('falls back to apmSummary.errorRate only without a timeslice row', () => {
     expect(rate(2.5, undefined)).toMatchObject({ error_rate: 2.5 })
+  })
+})
+
+describe("application_summary over v2's window (issue 37, round five)", () => {
+  // v2's summaries are "a rolling three- to four-minute average" (New Relic docs "Summary data
+  // examples (v2)"); `apmSummary` averages over a window NerdGraph does not document, so the
+  // figures come from the timeslices of the last three whole minutes, in the same request.
+  const row = {
+    calls: 300,
+    time: 60,
+    webCalls: 240,
+    webTime: 36,
+    errors: 6,
+    as: 200,
+    at: 30,
+    af: 10,
+  }
+  const figures = (e: ApmApplication, r: Record<string, unknown>) =>
+    toV2Application(e, undefined, browserSummaryFrom(r))['application_summary']
+
+  it("takes a web application's figures from its web transactions of the window", () => {
+    expect(figures(base, row)).toMatchObject({
+      response_time: 150, // 36 s over 240 web calls
+      throughput: 80, // 240 web calls in 3 minutes
+      error_rate: 2, // 6 errors in 300 calls
+      apdex_score: 0.9, // (200 + 30 / 2) / 240
+      host_count: 2,
+      instance_count: 3,
+    })
+  })
+
+  it("takes a background application's figures from all its transactions of the window", () => {
+    expect(figures(base, { ...row, webCalls: 0, webTime: 0 })).toMatchObject({
+      response_time: 200, // 60 s over 300 calls
+      throughput: 100,
+      error_rate: 2,
+    })
+  })
+
+  it('answers zeros for a reporting application idle in the window, not apmSummary', () => {
+    expect(figures(base, {})).toMatchObject({
+      response_time: 0,
+      throughput: 0,
+      error_rate: 0,
+      apdex_score: 0,
+    })
+  })
+
+  it('asks for the sums in the query that already covers the window', () => {
+    const nrql = browserNrql({ guid: 'G' }, [0, 180_000])
+    for (const alias of ['time', 'webCalls', 'webTime', 'as', 'at', 'af'])
+      expect(nrql).toContain(`AS '${alias}'`)
+    expect(nrql).toContain("'Errors/all', 'Apdex')")
+    expect(nrql).toMatch(/SINCE 0 UNTIL 180000 LIMIT MAX$/)
   })
 })

@@ -260,3 +260,36 @@ describe('GraphQL request errors', () => {
     expect(body.errors?.[0]?.message).toMatch(/dashboard/)
   })
 })
+
+describe('account.alerts.nrqlConditionsSearch', () => {
+  // schema AlertsAccountStitchedFields.nrqlConditionsSearch: the account's NRQL conditions with
+  // their query and policy, narrowed by AlertsNrqlConditionsSearchCriteriaInput.
+  const query = `query($a: Int!, $c: AlertsNrqlConditionsSearchCriteriaInput) { actor { account(id: $a) {
+    alerts { nrqlConditionsSearch(searchCriteria: $c) {
+      totalCount nextCursor nrqlConditions { __typename id policyId nrql { query } } } } } } }`
+  const search = async (c?: Record<string, unknown>) => {
+    const { body } = await gql(fixedSimulator(), query, { a: 1000001, ...(c ? { c } : {}) })
+    return at(body.data, 'actor', 'account', 'alerts', 'nrqlConditionsSearch') as {
+      totalCount: number
+      nrqlConditions: { __typename: string; id: string; policyId: string }[]
+    }
+  }
+
+  it("lists the account's conditions by ID, each with its policy", async () => {
+    const all = await search()
+    expect(all.totalCount).toBe(4)
+    expect(all.nrqlConditions.map((c) => [c.id, c.policyId])).toEqual([
+      ['7101101', '5101101'],
+      ['7101102', '5101101'],
+      ['7101201', '5101102'],
+      ['7101301', '5101103'],
+    ])
+    expect(all.nrqlConditions[0]!.__typename).toBe('AlertsNrqlStaticCondition')
+  })
+
+  it('narrows by policy and by a part of the query', async () => {
+    expect((await search({ policyId: '5101101' })).totalCount).toBe(2)
+    const named = await search({ queryLike: 'checkout service' })
+    expect(named.nrqlConditions.map((c) => c.id)).toEqual(['7101201'])
+  })
+})

@@ -443,8 +443,11 @@ describe('v2 stand-in: applications, hosts, instances, deployments', () => {
       throughput: r3(pages.count / 3),
       apdex_target: 7,
     })
+    // D-health's key order; the policy of condition 7101201, which targets Checkout (issue 37)
+    expect(app.links.alert_policy).toBe(5101102)
     expect(Object.keys(app.links)).toEqual([
       'application_instances',
+      'alert_policy',
       'servers',
       'application_hosts',
     ])

@@ -311,8 +311,21 @@ describe('partial errors beside data', () => {
 
   it('fails a listed `fail` operation with the mapped status of the worst error', async () => {
     const { ng } = client([partial([aliasTimeout])], { clock: { ...instant } })
-    const err = await failure(ng.query(read)) // ListApplications is `fail`
+    const err = await failure(ng.query(read)) // ListApplications fails on every alias but `conditions`
     expect(err.status).toBe(504)
+  })
+
+  // mappings/partial-errors.ts `alerts-optional`: a key that may read applications but not alerts
+  // gets its applications without `links.alert_policy` (issue 37).
+  it('hands errors under a `conditions` alias to the route under `alerts-optional`', async () => {
+    const denied = { message: 'Access denied.', path: ['actor', 'a0', 'conditions'] }
+    const { ng } = client([partial([denied])])
+    const res = await ng.query(read) // ListApplications is `alerts-optional`
+    expect(res.errors.map((e) => e.path)).toEqual([['actor', 'a0', 'conditions']])
+    const both = client([partial([denied, aliasTimeout])], { clock: { ...instant } })
+    expect((await failure(both.ng.query(read, {}, { partial: 'alerts-optional' }))).status).toBe(
+      504
+    )
   })
 
   it('fails operations missing from the table', async () => {

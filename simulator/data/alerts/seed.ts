@@ -29,6 +29,9 @@ export interface SimNrqlCondition {
   priority: Priority
   runbookUrl: string | null
   createdAt: number
+  /** The applications the condition targets: those its query names in its WHERE clause
+   * (`appName = '…'`); none for a condition over the whole account. */
+  appIds: number[]
 }
 
 export interface SimChannel {
@@ -79,6 +82,9 @@ const policies: [number, number, string, IncidentPreference][] = [
   [5101103, PRODUCTION.id, 'Billing Portal', 'PER_POLICY'],
   [5201101, STAGING.id, 'Staging smoke', 'PER_POLICY'],
 ]
+
+/** The applications each NRQL condition's query names (`appName = '…'`), by condition ID. */
+const targets: Record<number, number[]> = { 7101201: [9045822], 7101301: [9045893] }
 
 /** NRQL conditions: id, policy, name, query, threshold, minutes, priority. */
 const conditions: [number, number, string, string, number, number, Priority][] = [
@@ -168,7 +174,7 @@ export function alertsSeed(seed: number, anchor: number, appName: (id: number) =
     conditions: conditions.map(([id, policyId, name, query, threshold, minutes, priority]) => ({
       ...{ id, policyId, name, query, threshold, priority, enabled: true, operator: 'ABOVE' },
       ...{ accountId: policyId > 5200000 ? STAGING.id : PRODUCTION.id, runbookUrl: null },
-      ...{ thresholdDuration: minutes * 60, createdAt: created + id },
+      ...{ thresholdDuration: minutes * 60, createdAt: created + id, appIds: targets[id] ?? [] },
     })),
     channels: [
       [

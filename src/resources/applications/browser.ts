@@ -1,11 +1,12 @@
 /**
  * @module resources/applications/browser
- * v2 `end_user_summary` and `end_user_apdex_threshold` from browser timeslices: NerdGraph's APM
- * entity has no browser apdex (schema `ApmApplicationEntity`), but `EndUser/Apdex` rows carry s/t/f
- * and the threshold (D-nrql Apdex table), and `EndUser` rows the page loads. The same query counts
- * errors and calls, so v2's `error_rate` does not hang on the unit of `apmSummary.errorRate`: the
- * schema calls it "the percentage of responses to all transactions with an error", and no public
- * answer shows whether that is 0–100 or 0–1 (unknown; `v2bridge doctor` probes it).
+ * v2 summaries over v2's own window from timeslices. `end_user_summary` and
+ * `end_user_apdex_threshold`: NerdGraph's APM entity has no browser apdex (schema
+ * `ApmApplicationEntity`), but `EndUser/Apdex` rows carry s/t/f and the threshold (D-nrql Apdex
+ * table), and `EndUser` rows the page loads. `application_summary`'s response time, throughput,
+ * error rate and Apdex: `apmSummary` averages over a window NerdGraph does not document, and no
+ * public answer shows whether its `errorRate` is 0–100 or 0–1 (unknown; `v2bridge doctor` probes
+ * it), so the same query sums the transaction, error and Apdex timeslices of v2's window.
  */
 import { quote } from '../../core/nrql'
 import { round2, round3 } from '../../core/numbers'
@@ -17,9 +18,19 @@ export interface BrowserSummary {
   summary: Record<string, number> | undefined
   /** Browser apdex T in seconds, when EndUser/Apdex reported. */
   apdexT: number | undefined
-  /** v2 `error_rate`, percent of calls (D-errrate: 100 × Errors/all over HttpDispatcher and
-   * OtherTransaction/all calls); 0 without calls; undefined without a row. */
-  errorRate?: number
+  /** v2 `application_summary` figures over the window; undefined without a row. */
+  application?: WindowFigures
+}
+
+/** Response time (ms) and throughput (calls per minute) of web transactions for an application
+ * that has them, else of the others (New Relic docs "Get average throughput for an app (v2)":
+ * HttpDispatcher for web apps, OtherTransaction/all for non-web; "Get web transaction time data
+ * (v2)"); error rate and Apdex score over all transactions. */
+export interface WindowFigures {
+  response_time: number
+  throughput: number
+  error_rate: number
+  apdex_score: number
 }
 
 /** The last whole minutes that v2 summaries cover, [since, until) in epoch ms. */
@@ -35,6 +46,9 @@ export function browserNrql(scope: { guid: string } | 'account', window: [number
   const apdex = `WHERE metricTimesliceName = 'EndUser/Apdex'`
   const pages = `WHERE metricTimesliceName = 'EndUser'`
   const calls = `WHERE metricTimesliceName IN ('HttpDispatcher', 'OtherTransaction/all')`
+  const web = `WHERE metricTimesliceName = 'HttpDispatcher'`
+  const app = `WHERE metricTimesliceName = 'Apdex'`
+  const v = 'newrelic.timeslice.value'
   return (
     `SELECT filter(count(newrelic.timeslice.value), ${apdex}) AS 's', ` +
     `filter(sum(newrelic.timeslice.value), ${apdex}) AS 't', ` +
@@ -43,33 +57,52 @@ export function browserNrql(scope: { guid: string } | 'account', window: [number
     `filter(count(newrelic.timeslice.value), ${pages}) AS 'pageViews', ` +
     `filter(average(newrelic.timeslice.value), ${pages}) AS 'pageLoad', ` +
     `filter(count(newrelic.timeslice.value), ${calls}) AS 'calls', ` +
-    `filter(count(newrelic.timeslice.value), WHERE metricTimesliceName = 'Errors/all') AS 'errors' ` +
+    `filter(count(newrelic.timeslice.value), WHERE metricTimesliceName = 'Errors/all') AS 'errors', ` +
+    `filter(sum(${v}), ${calls}) AS 'time', filter(count(${v}), ${web}) AS 'webCalls', ` +
+    `filter(sum(${v}), ${web}) AS 'webTime', filter(count(${v}), ${app}) AS 'as', ` +
+    `filter(sum(${v}), ${app}) AS 'at', filter(sum(${v}['totalExclusive']), ${app}) AS 'af' ` +
     `FROM Metric WHERE ${where}scope IS NULL AND metricTimesliceName IN ('EndUser', 'EndUser/Apdex', ` +
-    `'HttpDispatcher', 'OtherTransaction/all', 'Errors/all') ` +
+    `'HttpDispatcher', 'OtherTransaction/all', 'Errors/all', 'Apdex') ` +
     `${facet}SINCE ${window[0]} UNTIL ${window[1]} LIMIT MAX`
   )
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
+const per = (a: number, b: number) => (b > 0 ? a / b : 0)
+const apdexScore = (s: number, t: number, f: number) => round2(per(s + t / 2, s + t + f))
+
+/** Pure: one row → `application_summary`'s figures over the window (web transactions' time and
+ * calls where the window holds web calls, else all transactions'). */
+function windowFigures(row: Record<string, unknown>): WindowFigures {
+  const [calls, webCalls] = [num(row['calls']), num(row['webCalls'])]
+  const [count, time] = webCalls > 0 ? [webCalls, num(row['webTime'])] : [calls, num(row['time'])]
+  const minutes = summaryWindowMs / 60_000
+  return {
+    response_time: round3(per(time, count) * 1000), // seconds → v2 ms
+    throughput: round3(count / minutes),
+    // D-errrate: 100 × Errors/all over the HttpDispatcher and OtherTransaction/all calls
+    error_rate: round3(per(100 * num(row['errors']), calls)),
+    apdex_score: apdexScore(num(row['as']), num(row['at']), num(row['af'])),
+  }
+}
 
 /** Pure: one result row → the v2 figures. */
 export function browserSummaryFrom(row: Record<string, unknown> | undefined): BrowserSummary {
   if (!row) return { summary: undefined, apdexT: undefined }
   const [s, t, f] = [num(row['s']), num(row['t']), num(row['f'])]
   const apdexT = typeof row['threshold'] === 'number' ? row['threshold'] : undefined
-  const calls = num(row['calls'])
-  const errorRate = calls > 0 ? (100 * num(row['errors'])) / calls : 0
+  const application = windowFigures(row)
   const pageViews = num(row['pageViews'])
-  if (pageViews === 0 && s + t + f === 0) return { summary: undefined, apdexT, errorRate }
+  if (pageViews === 0 && s + t + f === 0) return { summary: undefined, apdexT, application }
   const minutes = summaryWindowMs / 60_000
   return {
     apdexT,
-    errorRate,
+    application,
     summary: {
       response_time: round3(num(row['pageLoad'])),
       throughput: round3(pageViews / minutes),
       apdex_target: round2(apdexT ?? 0),
-      apdex_score: s + t + f > 0 ? round2((s + t / 2) / (s + t + f)) : 0,
+      apdex_score: apdexScore(s, t, f),
     },
   }
 }

@@ -41,6 +41,13 @@ const servedBrowserFields = `
 /** FACET rows are read by position in `metadata.facets` (src/upstream/nrql-rows.ts). */
 const nrqlFields = facetedNrqlFields
 
+/** The account's NRQL conditions (first page, by ID), for the policy whose conditions target an
+ * application (v2 `links.alert_policy`, src/resources/applications/alert-policy.ts; schema
+ * `AlertsAccountStitchedFields.nrqlConditionsSearch`). */
+const conditionsField = `conditions: alerts {
+  nrqlConditionsSearch { nextCursor nrqlConditions { id policyId nrql { query } } }
+}`
+
 /** Browser applications and the APM application each serves (`servingApmApplicationId`), for the
  * settings of applications that do not report (src/resources/applications/members.ts). */
 const servedResults = `results(cursor: $servedCursor) {
@@ -59,7 +66,7 @@ function accountAliases(n: number): { vars: string; fields: string } {
     { length: n },
     (_, i) =>
       `a${i}: account(id: $a${i}) { members: nrql(query: $m${i}, timeout: 30) { ${nrqlFields} } ` +
-      `browser: nrql(query: $b${i}, timeout: 30) { ${nrqlFields} } }`
+      `browser: nrql(query: $b${i}, timeout: 30) { ${nrqlFields} } ${conditionsField} }`
   )
   if (n === 0) return { vars: '', fields: '' }
   return {
@@ -121,6 +128,7 @@ export const showApplicationDocument = gql`
       account(id: $accountId) {
         members: nrql(query: $members, timeout: 30) { ${nrqlFields} }
         browser: nrql(query: $browser, timeout: 30) { ${nrqlFields} }
+        ${conditionsField}
       }
     }
   }
@@ -175,7 +183,18 @@ export interface ApmApplication {
 
 export type NrqlField = (FacetedNrql & { results: Record<string, unknown>[] }) | null
 
-export type AccountAliases = Record<`a${number}`, { members: NrqlField; browser: NrqlField } | null>
+/** `conditionsField`'s answer; null where alerts could not be read. */
+export interface ConditionsField {
+  nrqlConditionsSearch: {
+    nextCursor: string | null
+    nrqlConditions: { id: string; policyId: string; nrql: { query: string } | null }[]
+  } | null
+}
+
+export type AccountAliases = Record<
+  `a${number}`,
+  { members: NrqlField; browser: NrqlField; conditions?: ConditionsField | null } | null
+>
 
 export interface ServedBrowser {
   accountId: number
@@ -204,7 +223,11 @@ export interface ListApplicationsData {
 export interface ShowApplicationData {
   actor: {
     entity: ApmApplication | null
-    account: { members: NrqlField; browser: NrqlField } | null
+    account: {
+      members: NrqlField
+      browser: NrqlField
+      conditions?: ConditionsField | null
+    } | null
   }
 }
 

@@ -33,6 +33,7 @@ import { pageParam } from '../../http/params'
 import { nameMatches } from '../../entities/entity-search'
 import { applicationFilters, applicationSearchQuery } from './plan'
 import { toV2Application } from './reshape'
+import { alertPolicyOf } from './alert-policy'
 import { withOwnUpdates } from './own-updates'
 import { rememberShown } from './shown'
 
@@ -85,8 +86,8 @@ async function storeInsights(
   const served = servedByAccount(await servedBrowsers(nerdgraph, vars['served'], data.actor))
   accounts.forEach((accountId, i) => {
     const alias = data.actor[`a${i}`]
-    const { members, browser } = alias ?? {}
-    rememberInsights(c, now, accountId, members, browser, served.get(accountId))
+    const { members, browser, conditions } = alias ?? {}
+    rememberInsights(c, now, accountId, members, browser, served.get(accountId), conditions)
   })
 }
 
@@ -150,7 +151,8 @@ async function listPage(c: Context<Env>) {
         e,
         insights?.topologies.get(e.applicationId),
         insights?.browser.get(e.applicationId),
-        insights?.served.get(e.applicationId)
+        insights?.served.get(e.applicationId),
+        alertPolicyOf(insights?.conditions ?? [], e)
       )
     )
     rememberShown(c, e.accountId, record)

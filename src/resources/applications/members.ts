@@ -1,8 +1,9 @@
 /**
  * @module resources/applications/members
  * What a list page needs beyond entity search, for every application of an account: hosts and
- * instances (per-item `links`, D-hostids), browser figures, and the browser applications that
- * applications not reporting serve. Two NRQL per account and one entity search, cached per key;
+ * instances (per-item `links`, D-hostids), browser figures, NRQL conditions (`links.alert_policy`)
+ * and the browser applications that applications not reporting serve. Two NRQL and one conditions
+ * search per account and one entity search, cached per key;
  * a page that misses the cache carries the missing queries in its own document, so it still costs
  * one NerdGraph request (more only past 200 such browser applications).
  */
@@ -20,7 +21,8 @@ import type { FacetedNrql } from '../../upstream/nrql-rows'
 import { browserNrql, browserSummariesFrom, summaryWindow, type BrowserSummary } from './browser'
 import { defineCache } from '../../core/cache'
 import { quoteList } from '../../core/nrql'
-import type { ServedBrowser } from './documents'
+import type { ConditionsField, ServedBrowser } from './documents'
+import { conditionsFrom, type TargetingCondition } from './alert-policy'
 import type { Served } from './reshape'
 
 const minute = 60 * 1000
@@ -41,6 +43,8 @@ export interface AccountInsights {
   browser: Map<number, BrowserSummary>
   /** APM application ID → the browser application it serves, for those that do not report. */
   served: Map<number, Served>
+  /** The account's NRQL conditions, for `links.alert_policy` (alert-policy.ts). */
+  conditions: TargetingCondition[]
 }
 
 /** The account's insights when they cover the windows of `now` (the same minute), else undefined. */
@@ -102,13 +106,15 @@ export function rememberInsights(
   accountId: number,
   members: FacetedNrql | null | undefined,
   browser: FacetedNrql | null | undefined,
-  served: Map<number, Served> = new Map()
+  served: Map<number, Served> = new Map(),
+  conditions: ConditionsField | null | undefined = undefined
 ): AccountInsights {
   const insights = {
     until: summaryWindow(now)[1],
     topologies: topologiesFrom(memberRows(members)),
     browser: browserSummariesFrom(browser),
     served,
+    conditions: conditionsFrom(conditions),
   }
   c.get('caches').of(insightsCache).set(c.get('keyHash'), String(accountId), insights)
   return insights

@@ -12,8 +12,8 @@ import {
 import { round2, round3 } from '../../core/numbers'
 import { formatTime } from '../../core/time-range'
 import type { Topology } from '../../entities/topology'
-import type { BrowserSummary } from './browser'
-import type { ApmApplication } from './documents'
+import type { BrowserSummary, WindowFigures } from './browser'
+import type { ApmApplication, ApmSummary } from './documents'
 
 /** Browser apdex T when no EndUser/Apdex timeslice says otherwise: New Relic's default of 7 s
  * (D-summary and D-health examples show `end_user_apdex_threshold: 7`). */
@@ -38,6 +38,19 @@ function servedOf(e: ApmApplication): Served | undefined {
   return { apdexT: typeof t === 'number' ? t : undefined }
 }
 
+/** `application_summary`'s figures from `apmSummary` (seconds → ms, per minute), when no timeslice
+ * row came: web transactions' for an application that has them (as browser.ts `WindowFigures`). */
+function apmFigures(s: ApmSummary): WindowFigures {
+  const web = (s.webThroughput ?? 0) > 0
+  const time = web ? s.webResponseTimeAverage : s.responseTimeAverage
+  return {
+    response_time: round3((time ?? 0) * 1000),
+    throughput: round3((web ? s.webThroughput : s.throughput) ?? 0),
+    error_rate: round3(s.errorRate ?? 0), // percent (schema); whether 0–100 or 0–1 is unknown
+    apdex_score: round2(s.apdexScore ?? 0),
+  }
+}
+
 const emptyTopology: Topology = { hosts: new Map(), instances: new Map(), lastReported: undefined }
 
 /** The v2 record, keys in the order of D-health's example. */
@@ -45,7 +58,8 @@ export function toV2Application(
   e: ApmApplication,
   topology: Topology = emptyTopology,
   browser: BrowserSummary | undefined = undefined,
-  served: Served | undefined = servedOf(e)
+  served: Served | undefined = servedOf(e),
+  alertPolicy: number | undefined = undefined
 ): Record<string, unknown> {
   const reporting = e.reporting === true
   const apdexTarget = e.settings?.apdexTarget ?? 0.5
@@ -65,18 +79,15 @@ export function toV2Application(
   const s = e.apmSummary
   if (reporting && s) {
     const instances = s.instanceCount ?? topology.instances.size
-    // Web transactions' for an application that has them (New Relic docs "Get average throughput
-    // for an app (v2)": HttpDispatcher for web apps; "Get web transaction time data (v2)").
-    const web = (s.webThroughput ?? 0) > 0
-    const time = web ? s.webResponseTimeAverage : s.responseTimeAverage
+    // v2's window from the timeslices (browser.ts); `apmSummary`, over NerdGraph's own window, only
+    // without a row
+    const w = browser?.application ?? apmFigures(s)
     record['application_summary'] = {
-      response_time: round3((time ?? 0) * 1000), // NerdGraph seconds → v2 ms
-      throughput: round3((web ? s.webThroughput : s.throughput) ?? 0), // both per minute
-      // percent of calls (D-errrate) from the timeslices (src/resources/applications/browser.ts):
-      // whether `apmSummary.errorRate` is 0–100 or 0–1 is unknown, so it only stands in without them
-      error_rate: round3(browser?.errorRate ?? s.errorRate ?? 0),
+      response_time: w.response_time,
+      throughput: w.throughput,
+      error_rate: w.error_rate,
       apdex_target: round2(apdexTarget),
-      apdex_score: round2(s.apdexScore ?? 0),
+      apdex_score: w.apdex_score,
       host_count: s.hostCount ?? topology.hosts.size,
       instance_count: instances,
       // The instances that reported in the summary window, last (newrelic-client-go
@@ -103,6 +114,8 @@ export function toV2Application(
   }
   record['links'] = {
     application_instances: [...topology.instances.keys()].sort((a, b) => a - b),
+    // only when a policy's conditions target the application, in D-health's key order
+    ...(alertPolicy === undefined ? {} : { alert_policy: alertPolicy }),
     servers: [], // the Servers product is retired (GO fixture still shows `servers: []`)
     application_hosts: [...topology.hosts.values()].sort((a, b) => a - b),
   }

@@ -10,6 +10,7 @@ import { browserNrql, browserSummaryFrom, summaryWindow } from './browser'
 import { showApplicationDocument, type ShowApplicationData } from './documents'
 import { loadApplication } from './load'
 import { toV2Application } from './reshape'
+import { alertPolicyOf, conditionsFrom } from './alert-policy'
 import { withOwnUpdates } from './own-updates'
 import { rememberShown } from './shown'
 
@@ -20,10 +21,11 @@ export async function showApplication(c: Context<Env>) {
     (app, now) => ({ browser: browserNrql({ guid: app.guid }, summaryWindow(now)) })
   )
   const browser = browserSummaryFrom(data.actor.account?.browser?.results[0])
+  const policy = alertPolicyOf(conditionsFrom(data.actor.account?.conditions), entity)
   const application = withOwnUpdates(
     c,
     entity.accountId,
-    toV2Application(entity, topology, browser)
+    toV2Application(entity, topology, browser, undefined, policy)
   )
   rememberShown(c, entity.accountId, application)
   return { application, links: applicationLinkTemplates }
