@@ -12,23 +12,11 @@ const mobile = (item: string) => ({
     'documented: NerdGraph mobileSummary has no interaction time',
 })
 export const known: Record<string, Record<string, string>> = {
-  'GET /v2/mobile_applications': {
-    ...mobile('applications[]'),
-    'applications[]':
-      'open: the stand-in and v2bridge list mobile applications in another order (list order is compared since issue 36)',
-  },
-  'GET /v2/browser_applications': {
-    'browser_applications[]':
-      'open: the stand-in and v2bridge list browser applications in another order (list order is compared since issue 36)',
-  },
+  'GET /v2/mobile_applications': mobile('applications[]'),
   'GET /v2/mobile_applications/{id}': mobile('application'),
   'GET /v2/users': { 'users[].role': 'documented: NerdGraph user management has no account owner' },
   'GET /v2/users/{id}': {
     'user.role': 'documented: NerdGraph user management has no account owner',
-  },
-  'GET /v2/applications/{application_id}/instances': {
-    'application_instances[]':
-      'open: the stand-in lists instances by ID, v2bridge by host name (list order is compared since issue 36); which order v2 used is not shown by a public source',
   },
   'GET /v2/alerts_events': {
     '(link).last':
