@@ -3,7 +3,7 @@
  * operation and path, each with what the sweep saw (v2 stand-in → v2bridge); shared by the sweep
  * (sweep.test.ts) and the `v2bridge verify` test (verify.test.ts). Each is either a row of
  * docs/differences.md (`documented`) or open until one side is corrected or the difference is
- * documented (`open`); a new one fails.
+ * documented (`open`); a new one fails, and so does one the sweep no longer sees.
  */
 const mobile = (item: string) => ({
   [`${item}.crash_summary.unresolved_crash_count`]:
