@@ -222,6 +222,9 @@ export function applicationRoutes(app: Hono<Env>, dataset: Dataset): void {
     const a = appOr404(c, c.req.param('application_id'))
     if (!a) return error(c, 404, NOT_FOUND.application)
     const recent = recentMembers(dataset, a.id, a.accountId)
+    // By ID: v2 names no list order (New Relic docs "Pagination for API output": indeterminate);
+    // the one order its docs show for instances is ascending IDs (New Relic docs "List an app's
+    // host IDs and instance IDs", the `application_instances` list).
     const list = a.instances
       .filter((i) => recent.instances.has(instanceMember(i.host, i.instanceName)))
       .sort((x, y) => instanceIdOf(a, x) - instanceIdOf(a, y))

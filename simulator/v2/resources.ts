@@ -307,6 +307,9 @@ export function resourceRoutes(app: Hono<Env>, dataset: Dataset): void {
     return answer(c, { key_transaction: keyTransactionOut(dataset, kt), links: KT_LINKS })
   })
 
+  // Browser and mobile applications by ID: v2 names no list order (New Relic docs "Pagination for
+  // API output": indeterminate), and the one order its docs show for IDs is ascending (New Relic
+  // docs "List an app's host IDs and instance IDs").
   app.get('/browser_applications', async (c) => {
     const p = await params(c)
     const name = param(p, 'filter[name]')

@@ -92,10 +92,22 @@ export type Reads = readonly ReadonlyMap<string, Difference>[]
 /** Indexes one read's differences with v2bridge's answer by item path. */
 export const byPlace = (ds: readonly Difference[]) => new Map(ds.map((d) => [d.at, d]))
 
-/** Whether v2's reads account for `d` (a difference of the first v2 read with v2bridge's). */
+/** The places that hold `at` (`a[id:1].b` → `(body)`, `a`, `a[id:1]`); cut also inside an
+ * identity, which only adds places no difference has. */
+function holders(at: string): string[] {
+  const out = ['(body)']
+  for (let i = 1; i < at.length; i++) if (at[i] === '.' || at[i] === '[') out.push(at.slice(0, i))
+  return out
+}
+
+/** Whether v2's reads account for `d` (a difference of the first v2 read with v2bridge's). A read
+ * that lacks what holds `d`'s place (the item, or the object around the value) says nothing of it. */
 export function accounted(d: Difference, reads: Reads, bands: Bands, moved = false): boolean {
   const band = bands.get(d.at)
-  const others = reads.map((r) => r.get(d.at))
+  const above = holders(d.at)
+  const others = reads
+    .filter((r) => !above.some((p) => (r.get(p)?.kind ?? 'keys') !== 'keys'))
+    .map((r) => r.get(d.at))
   if (d.abs !== undefined) {
     // Where v2's numbers moved in this call, a value is also allowed the step of its rounding.
     const step = moved ? roundingStep(Number(d.v2)) : 0

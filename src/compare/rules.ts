@@ -33,12 +33,14 @@ export const compareRules = {
    * operation, then one in `every`, read v2 `reads` times; a comparison that finds a difference
    * reads v2 again, up to `reads` … `most` reads in all, before it reports it. A number differs
    * when it is further from some v2 read than `factor` times that item's own spread (the largest
-   * range of its values over one call's v2 reads, relative to its value: with uniform jitter and
-   * six reads, the true value lies outside that reach about once in 8,000); a time when it is further from every v2 read
+   * range of its values over one call's v2 reads, relative to its value. With uniform jitter the
+   * true value falls outside that reach only when the reads' range is below a sixth of the
+   * jitter's width: about once in 8,000 values with six reads, under once in a million with ten,
+   * which a list of 500 values needs). A time differs when it is further from every v2 read
    * than the largest move plus its granularity; anything else when no v2 read agrees with it.
    * Bands hold at most `paths` item paths per key, for at most `keys` keys (the least recently
    * seen key goes first). */
-  noise: { first: 10, every: 10, reads: 3, most: 6, factor: 3, paths: 2_000, keys: 256 },
+  noise: { first: 10, every: 10, reads: 3, most: 10, factor: 3, paths: 2_000, keys: 256 },
   /** Work per comparison: tree nodes walked, differences kept, characters of an item identity. */
   limits: { nodes: 1_000_000, differences: 1_000, identity: 96 },
   /** Per differing path: how many example values are kept, and how long each may be. */

@@ -47,6 +47,9 @@ describe('GET /v2/browser_applications', () => {
   it('filters by ids and sees only the key’s accounts', async () => {
     const h = harness()
     const all = (await list(h, '/v2/browser_applications.json')).body.browser_applications
+    // by ID, as v2's ID lists (New Relic docs "List an app's host IDs and instance IDs")
+    expect(all.length).toBeGreaterThan(2)
+    expect(all.map((a) => a.id)).toEqual(all.map((a) => a.id).sort((a, b) => a - b))
     const ids = all.slice(0, 2).map((a) => a.id)
     const picked = await list(h, `/v2/browser_applications.json?filter[ids]=${ids.join(',')}`)
     expect(picked.body.browser_applications.map((a) => a.id).sort()).toEqual([...ids].sort())

@@ -2,8 +2,8 @@
  * The comparison engine's bounds and partitions (issue 40 items 3, 4, 7 and 10): repeated
  * identities are numbered in one pass and a comparison's work is bounded; an example is cut
  * without serialising the whole subtree and owns its bytes; noise and the first-comparisons
- * counter are per key; a key v2 refused (401) is not an equal comparison; a comparison's v2
- * reads never take the key's NerdGraph slots.
+ * counter are per key; a v2 read that failed accounts for nothing; a key v2 refused (401) is not
+ * an equal comparison; a comparison's v2 reads never take the key's NerdGraph slots.
  */
 import { describe, expect, it } from 'vitest'
 import { compareTrees, type Difference } from '../../src/compare/diff'
@@ -81,6 +81,25 @@ describe('noise per key', () => {
     let asked = 0
     await c.compare(op, json(body(1)), json(body(1)), () => (asked++, json(body(1))), 'b')
     expect(asked).toBe(compareRules.noise.reads - 1)
+  })
+
+  it('learns nothing from a v2 read that failed: a 429 or 503 accounts for no difference', async () => {
+    const app = (health: string, rt: number) => ({
+      application: { id: 1, health_status: health, application_summary: { response_time: rt } },
+    })
+    for (const status of [429, 503]) {
+      const failed = { error: { title: 'Too many requests' } }
+      const o = await new Comparer().compare(
+        op,
+        json(app('green', 100)),
+        json(app('red', 100)),
+        () => json(failed, status),
+        `failed-${status}`
+      )
+      expect(o.result, String(status)).toBe('differing')
+      expect(o.differences.map((d) => d.path)).toEqual(['application.health_status'])
+      expect(o.noisy).toEqual([])
+    }
   })
 
   it('does not count a key v2 refused (401) as an equal comparison', async () => {

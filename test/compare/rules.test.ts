@@ -293,6 +293,20 @@ describe('noise', () => {
     expect(sortDifferences(d, bands, agreeing).differences).toEqual([])
   })
 
+  it('takes no text as noise from a v2 read that lacks its item', () => {
+    const list = (...apps: [number, string][]) => ({
+      applications: apps.map(([id, health_status]) => ({ id, health_status })),
+    })
+    const bridge = list([1, 'red'], [2, 'green'])
+    const d = compareTrees(list([1, 'green'], [2, 'green']), bridge)
+    const without = [byPlace(compareTrees(list([2, 'green']), bridge))]
+    expect(sortDifferences(d, new Map(), without).differences.map((x) => x.at)).toEqual([
+      'applications[id:1].health_status',
+    ])
+    const agreeing = [byPlace(compareTrees(list([1, 'red'], [2, 'green']), bridge))]
+    expect(sortDifferences(d, new Map(), agreeing).differences).toEqual([])
+  })
+
   it('still reports a difference beyond the band, and on a path without one', () => {
     const bands: Bands = new Map()
     learnNoise(bands, compareTrees(body(100, 't'), body(100.4, 't')))

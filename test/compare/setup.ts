@@ -108,6 +108,7 @@ export interface VerificationView {
     largest: number | null
     examples: string[]
   }[]
+  documented_differences: { path: string; row: string; count: number }[]
   noisy: { path: string; abs: number; rel: number; kinds: string[] }[]
   cosmetic: string[]
 }

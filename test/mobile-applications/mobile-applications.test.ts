@@ -28,13 +28,14 @@ describe('GET /v2/mobile_applications', () => {
     const h = harness()
     const { body } = await get<{ applications: MobileApp[] }>(h, '/v2/mobile_applications.json')
     expectStrictV2(body as unknown as Record<string, unknown>, 'applications')
-    // the key's own account, 1000001 (src/entities/accounts.ts listAccount); 'Shop iOS (beta)' is
-    // in 1000002, which X-Account-Id lists
-    expect(body.applications.map((a) => a.name)).toEqual([
-      'Courier App (Android)',
-      'Legacy Shop (iOS 12)',
-      'Shop Android',
-      'Shop iOS',
+    // the key's own account, 1000001 (src/entities/accounts.ts listAccount), by ID as v2's ID lists
+    // (New Relic docs "List an app's host IDs and instance IDs"); 'Shop iOS (beta)' is in 1000002,
+    // which X-Account-Id lists
+    expect(body.applications.map((a) => [a.id, a.name])).toEqual([
+      [601483762, 'Shop iOS'],
+      [601483779, 'Shop Android'],
+      [601483791, 'Courier App (Android)'],
+      [601483805, 'Legacy Shop (iOS 12)'],
     ])
     const staging = await get<{ applications: MobileApp[] }>(h, '/v2/mobile_applications.json', {
       headers: { 'X-Account-Id': '1000002' },

@@ -124,8 +124,12 @@ export async function listBrowserApplications(c: Context<Env>) {
     .query<ListData>(listBrowserApplicationsDocument, { query, cursor: cursor ?? null })
   const search = data.actor.entitySearch
   learnPage(c, query, page, search)
-  // filter[name] is a plain case-insensitive substring (the docs' "simple string match").
-  const entities = (search?.results.entities ?? []).filter((e) => nameMatches(name, e.name))
+  // filter[name] is a plain case-insensitive substring (the docs' "simple string match"). By ID, the
+  // order of v2's ID lists (D-hostids): within a page, as entity search sorts by no ID
+  // (docs/differences.md).
+  const entities = (search?.results.entities ?? [])
+    .filter((e) => nameMatches(name, e.name))
+    .sort((a, b) => v2Id(a.guid) - v2Id(b.guid))
   const missing = entities.filter((e) => !cachedDetails(c, kind, e.guid)).map((e) => e.guid)
   if (missing.length) {
     const part = detailsPart(missing, browserDetailSelection)

@@ -136,7 +136,11 @@ export async function listMobileApplications(c: Context<Env>) {
     .query<ListData>(listMobileApplicationsDocument, { query, cursor: cursor ?? null })
   const search = data.actor.entitySearch
   learnPage(c, query, page, search)
-  const entities = (search?.results.entities ?? []).filter((e) => nameMatches(name, e.name))
+  // By ID, the order of v2's ID lists (D-hostids): within a page, as entity search sorts by no ID
+  // (docs/differences.md).
+  const entities = (search?.results.entities ?? [])
+    .filter((e) => nameMatches(name, e.name))
+    .sort((a, b) => v2Id(a.guid) - v2Id(b.guid))
   const link = linkHeader(new URL(c.req.url), c.get('origin'), p.entries(), {
     page,
     lastPage: lastPage(search?.count),

@@ -56,9 +56,11 @@ export async function showHost(c: Context<Env>) {
 
 export async function listInstances(c: Context<Env>) {
   const view = await loadHostsView(c)
+  // By ID: v2 names no list order (D-pag: "indeterminate"); the one order its docs show for
+  // instances is ascending IDs (D-hostids' `application_instances` list).
   const instances = [...instancesByHost(view).values()]
     .flat()
-    .sort((a, b) => a.host.localeCompare(b.host) || a.instanceName.localeCompare(b.instanceName))
+    .sort((a, b) => a.id - b.id)
     .filter((i) => matches(c, i.host, i.id))
   const { items, link } = page(c, instances)
   const body = { application_instances: items.map((i) => toV2Instance(view, i)) }
