@@ -5,7 +5,7 @@
  * built on first use per alias count and kept.
  */
 import { gql } from 'graphql-request'
-import { facetedNrqlFields, type FacetedNrql } from '../../upstream/nrql-rows'
+import { pagedNrqlFields, type PagedNrql } from '../../upstream/nrql-pages'
 
 const summaryFields = `
   apmSummary {
@@ -38,8 +38,9 @@ const servedBrowserFields = `
     }
   }`
 
-/** FACET rows are read by position in `metadata.facets` (src/upstream/nrql-rows.ts). */
-const nrqlFields = facetedNrqlFields
+/** FACET rows are read by position in `metadata.facets` (src/upstream/nrql-rows.ts); `otherResult`
+ * tells an answer NRDB cut (src/upstream/nrql-pages.ts). */
+const nrqlFields = pagedNrqlFields
 
 /** Browser applications and the APM application each serves (`servingApmApplicationId`), for the
  * settings of applications that do not report (src/resources/applications/members.ts). */
@@ -173,7 +174,7 @@ export interface ApmApplication {
   } | null
 }
 
-export type NrqlField = (FacetedNrql & { results: Record<string, unknown>[] }) | null
+export type NrqlField = (PagedNrql & { results: Record<string, unknown>[] }) | null
 
 export type AccountAliases = Record<`a${number}`, { members: NrqlField; browser: NrqlField } | null>
 

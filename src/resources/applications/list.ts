@@ -83,11 +83,12 @@ async function storeInsights(
   data: { actor: AccountAliases & ServedSearch }
 ) {
   const served = servedByAccount(await servedBrowsers(nerdgraph, vars['served'], data.actor))
-  accounts.forEach((accountId, i) => {
-    const alias = data.actor[`a${i}`]
-    const { members, browser } = alias ?? {}
-    rememberInsights(c, now, accountId, members, browser, served.get(accountId))
-  })
+  await Promise.all(
+    accounts.map((accountId, i) => {
+      const { members, browser } = data.actor[`a${i}`] ?? {}
+      return rememberInsights(c, now, accountId, members, browser, served.get(accountId))
+    })
+  )
 }
 
 /** The list reads one account (src/entities/accounts.ts `listAccount`). One the key cannot see holds
