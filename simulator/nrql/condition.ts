@@ -114,7 +114,8 @@ export function coerceLiteral(kind: 'number' | 'string', value: Literal): Attrib
   return value.trim() === '' ? NaN : Number(value)
 }
 
-/** NRQL LIKE: `%` matches any run, `_` one character; case-sensitive, whole value. */
+/** NRQL LIKE: `%` matches any run, `_` one character [UNKNOWN: the docs name only `%`], whole value;
+ * "The `LIKE` operator is case insensitive" (New Relic docs "NRQL syntax, clauses, and functions"). */
 export function likeRegExp(pattern: string): RegExp {
   let source = ''
   for (const ch of pattern) {
@@ -122,5 +123,5 @@ export function likeRegExp(pattern: string): RegExp {
     else if (ch === '_') source += '.'
     else source += ch.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
   }
-  return new RegExp(`^${source}$`, 'su')
+  return new RegExp(`^${source}$`, 'isu')
 }
