@@ -17,10 +17,12 @@ import { facetedRows, type FacetedNrql } from '../upstream/nrql-rows'
 import {
   completePages,
   facetsCut,
+  maxPageQueries,
   mergedFacets,
   rangeClauses,
   rowClauses,
   runParts,
+  titleTooLarge,
   uniquesCut,
   type PagedNrql,
   type SendNrql,
@@ -116,14 +118,19 @@ export async function completeMembers(
   })
   const merged = mergedFacets(parts) ?? first
   if (!merged?.results) return merged
+  const rows = facetedRows(merged, facets)
+  const cutRows = rows.filter(({ row }) =>
+    uniquesCut(row['instances'], row['instanceCount'], instancesAsked)
+  )
+  if (cutRows.length > maxPageQueries) throw new V2Error(502, titleTooLarge)
   const results: Record<string, unknown>[] = []
-  for (const { row, facet } of facetedRows(merged, facets)) {
-    const cut = uniquesCut(row['instances'], row['instanceCount'], instancesAsked)
-    const only = cut ? rowClauses(facet) : null
-    if (!only) {
+  for (const { row, facet } of rows) {
+    if (!cutRows.some((r) => r.row === row)) {
       results.push(row)
       continue
     }
+    const only = rowClauses(facet)
+    if (!only) throw new V2Error(502, titleTooLarge)
     const instances = await completePages({
       first: { results: [row], metadata: merged.metadata ?? null },
       cut: (field) =>
