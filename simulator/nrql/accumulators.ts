@@ -32,6 +32,7 @@ export function compileLeaf(
       const v = get(row)
       if (v !== null) (c.sets[sb + idx] ??= new Set()).add(v)
     }, pred)
+    if (agg.count) return (c, _b, sb) => c.sets[sb + idx]?.size ?? 0
     return (c, _b, sb) => {
       const values = [...(c.sets[sb + idx] ?? [])]
       return values.sort((a, b) => compareStrings(String(a), String(b))).slice(0, limit)

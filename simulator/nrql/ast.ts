@@ -39,6 +39,8 @@ export type Condition =
   | { type: 'or'; conditions: Condition[] }
   | { type: 'not'; condition: Condition }
   | { type: 'compare'; attribute: FacetAttribute; op: '=' | '!='; value: Literal }
+  /** `<`, `<=`, `>`, `>=` (New Relic docs "NRQL syntax, clauses, and functions", WHERE operators). */
+  | { type: 'order'; attribute: FacetAttribute; op: '<' | '<=' | '>' | '>='; value: Literal }
   | { type: 'in'; attribute: FacetAttribute; values: Literal[]; negated: boolean }
   | { type: 'like'; attribute: FacetAttribute; pattern: string; negated: boolean }
   | { type: 'isNull'; attribute: Attribute; negated: boolean }
@@ -60,7 +62,8 @@ export type SimpleFunction = 'count' | 'sum' | 'average' | 'min' | 'max' | 'stdd
 
 export type Aggregate =
   | { type: 'aggregate'; fn: SimpleFunction; arg: AggregateArg }
-  | { type: 'uniques'; attribute: FacetAttribute; limit: number | null }
+  /** `count`: `uniqueCount(attribute)`, the number of distinct values (no cap). */
+  | { type: 'uniques'; attribute: FacetAttribute; limit: number | null; count?: true }
   | { type: 'rate'; aggregate: Aggregate; per: Duration }
   | { type: 'filter'; aggregate: Aggregate; where: Condition }
 

@@ -4,6 +4,7 @@
  * a comparison against a null attribute is unknown (null), so `scope != 'x'` skips rows whose
  * scope is null, as NRQL does (use `IS NULL` to select them).
  */
+import { compareValues } from './compare'
 import type { MetricRow } from '../types'
 import type { Condition, FacetAttribute, Literal } from './ast'
 import { ATTRIBUTES, TIMESLICE } from './attributes'
@@ -55,6 +56,8 @@ export function compileCondition(cond: Condition): Predicate {
       return membership(cond.attribute, [cond.value], cond.op === '!=')
     case 'in':
       return membership(cond.attribute, cond.values, cond.negated)
+    case 'order':
+      return ordering(cond.attribute, cond.op, cond.value)
     case 'like': {
       const get = ATTRIBUTES[cond.attribute].get
       const re = likeRegExp(cond.pattern)
@@ -64,6 +67,27 @@ export function compileCondition(cond: Condition): Predicate {
         return v === null ? null : re.test(String(v)) !== negated
       }
     }
+  }
+}
+
+/** `<`, `<=`, `>`, `>=`: numbers numerically, strings by code unit (NRQL's string order is not
+ * shown by the docs, [UNKNOWN]; v2bridge's splits need only that `<` and `>=` are complements). */
+function ordering(
+  attribute: FacetAttribute,
+  op: '<' | '<=' | '>' | '>=',
+  value: Literal
+): Predicate {
+  const { get, kind } = ATTRIBUTES[attribute]
+  const bound = coerceLiteral(kind, value)
+  const holds = {
+    '<': (d: number) => d < 0,
+    '<=': (d: number) => d <= 0,
+    '>': (d: number) => d > 0,
+    '>=': (d: number) => d >= 0,
+  }[op]
+  return (row) => {
+    const v = get(row)
+    return v === null || Number.isNaN(bound) ? null : holds(compareValues(v, bound))
   }
 }
 
@@ -90,7 +114,8 @@ export function coerceLiteral(kind: 'number' | 'string', value: Literal): Attrib
   return value.trim() === '' ? NaN : Number(value)
 }
 
-/** NRQL LIKE: `%` matches any run, `_` one character; case-sensitive, whole value. */
+/** NRQL LIKE: `%` matches any run, `_` one character [UNKNOWN: the docs name only `%`], whole value;
+ * "The `LIKE` operator is case insensitive" (New Relic docs "NRQL syntax, clauses, and functions"). */
 export function likeRegExp(pattern: string): RegExp {
   let source = ''
   for (const ch of pattern) {
@@ -98,5 +123,5 @@ export function likeRegExp(pattern: string): RegExp {
     else if (ch === '_') source += '.'
     else source += ch.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
   }
-  return new RegExp(`^${source}$`, 'su')
+  return new RegExp(`^${source}$`, 'isu')
 }

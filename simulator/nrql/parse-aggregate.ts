@@ -57,6 +57,10 @@ function parseAggregate(cursor: Cursor): Aggregate {
       }
     }
     result = { type: 'uniques', attribute, limit }
+  } else if (name === 'uniquecount') {
+    // "uniqueCount(attribute)": the number of unique values (New Relic docs "NRQL syntax, clauses,
+    // and functions"); the simulator counts exactly, how exact NRDB is at large counts is [UNKNOWN].
+    result = { type: 'uniques', attribute: parseFacetAttribute(cursor), limit: null, count: true }
   } else if (name === 'rate') {
     const aggregate = parseAggregateOnly(cursor)
     cursor.expectPunct(',')
@@ -95,6 +99,7 @@ export function checkNumeric(expr: SelectExpr, inRate = false): void {
       if (inRate) throw new NrqlError('rate() cannot be nested in rate()', 'INVALID_INPUT')
       return checkNumeric(expr.aggregate, true)
     case 'uniques':
+      if (expr.count) return
       throw new NrqlError('uniques() cannot be used in arithmetic or rate()', 'INVALID_INPUT')
     case 'aggregate':
       if (expr.fn === 'apdex') {

@@ -51,6 +51,11 @@ function parsePredicate(cursor: Cursor): Condition {
     const op = cursor.next().value as '=' | '!='
     return { type: 'compare', attribute, op, value: parseLiteral(cursor, attribute) }
   }
+  const order = (['<', '<=', '>', '>='] as const).find((op) => cursor.isPunct(op))
+  if (order) {
+    cursor.next()
+    return { type: 'order', attribute, op: order, value: parseLiteral(cursor, attribute) }
+  }
   const negated = cursor.acceptKeyword('NOT')
   if (cursor.acceptKeyword('IN')) {
     cursor.expectPunct('(')
@@ -68,7 +73,9 @@ function parsePredicate(cursor: Cursor): Condition {
     cursor.next()
     return { type: 'like', attribute, pattern: token.value, negated }
   }
-  throw cursor.unexpected(negated ? 'IN or LIKE' : 'a comparison (=, !=, IN, LIKE, IS)')
+  throw cursor.unexpected(
+    negated ? 'IN or LIKE' : 'a comparison (=, !=, <, <=, >, >=, IN, LIKE, IS)'
+  )
 }
 
 /** String or number literal; string attributes only accept string literals. */

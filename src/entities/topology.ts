@@ -13,8 +13,20 @@ import { V2Error } from '../core/errors'
 import { instanceKey, mintIds, resolveId } from '../core/ids'
 import { quote } from '../core/nrql'
 import { confirmApplication, queryApplication, type ResolvedApplication } from './resolve'
-import { nrqlDocument, type NrqlData } from '../upstream/nrql-document'
 import { facetedRows, type FacetedNrql } from '../upstream/nrql-rows'
+import {
+  completePages,
+  facetsCut,
+  maxPageQueries,
+  mergedFacets,
+  rangeClauses,
+  rowClauses,
+  runParts,
+  titleTooLarge,
+  uniquesCut,
+  type PagedNrql,
+  type SendNrql,
+} from '../upstream/nrql-pages'
 import { presenceMetricNames, membershipWindowMs } from '../../mappings/topology'
 import { defineCache } from '../core/cache'
 
@@ -53,19 +65,91 @@ export function membershipWindow(now: number): [number, number] {
   return [until - membershipWindowMs, until]
 }
 
+/** Instance names asked per host: far more than one host runs. */
+const instancesAsked = 1000
+
 /** NRQL listing each (host, instanceName) that reported timeslices in the window. `scope` is the
- * entity GUID of one application, or `FACET appId` over the whole account. */
-export function membersNrql(scope: { guid: string } | 'account', window: [number, number]): string {
+ * entity GUID of one application, or `FACET appId` over the whole account; `clauses` narrow it (a
+ * half of a cut answer, src/upstream/nrql-pages.ts). `instanceCount` tells a host's instances cut. */
+export function membersNrql(
+  scope: MembersScope,
+  window: [number, number],
+  clauses: readonly string[] = []
+): string {
   const names = presenceMetricNames.map((n) => quote(n)).join(', ')
   const where = typeof scope === 'object' ? `entity.guid = ${quote(scope.guid)} AND ` : ''
   const facet = typeof scope === 'object' ? 'host' : 'appId, host'
   return (
-    `SELECT uniques(instanceName, 1000) AS 'instances', max(timestamp) AS 'lastReported' ` +
+    `SELECT uniques(instanceName, ${instancesAsked}) AS 'instances', ` +
+    `uniqueCount(instanceName) AS 'instanceCount', max(timestamp) AS 'lastReported' ` +
     `FROM Metric ` +
     `WHERE ${where}scope IS NULL AND metricTimesliceName IN (${names}) ` +
+    clauses.map((c) => `AND ${c} `).join('') +
     `FACET ${facet} SINCE ${window[0]} UNTIL ${window[1]} LIMIT MAX`
   )
 }
+
+export type MembersScope = { guid: string } | 'account'
+
+/**
+ * The whole `membersNrql` answer of `scope`: `first` when NRDB did not cut it; else its halves by
+ * host until none is cut, and a host (of an application) whose instances were cut asked alone in
+ * halves by instance name (src/upstream/nrql-pages.ts). `send` sends one document.
+ */
+export async function completeMembers(
+  send: SendNrql,
+  accountId: number,
+  scope: MembersScope,
+  window: [number, number],
+  first: PagedNrql | null | undefined
+): Promise<FacetedNrql | null | undefined> {
+  const facets = typeof scope === 'object' ? ['host'] : ['appId', 'host']
+  const ask = (clauses: string[][]) =>
+    runParts(
+      send,
+      accountId,
+      clauses.map((c) => membersNrql(scope, window, c))
+    )
+  const parts = await completePages({
+    first,
+    cut: facetsCut,
+    seen: (field) => memberRows(field).flatMap((r) => (typeof r.host === 'string' ? [r.host] : [])),
+    run: (ranges) => ask(ranges.map((r) => rangeClauses('host', r))),
+  })
+  const merged = mergedFacets(parts) ?? first
+  if (!merged?.results) return merged
+  const rows = facetedRows(merged, facets)
+  const cutRows = rows.filter(({ row }) =>
+    uniquesCut(row['instances'], row['instanceCount'], instancesAsked)
+  )
+  if (cutRows.length > maxPageQueries) throw new V2Error(502, titleTooLarge)
+  const results: Record<string, unknown>[] = []
+  for (const { row, facet } of rows) {
+    if (!cutRows.some((r) => r.row === row)) {
+      results.push(row)
+      continue
+    }
+    const only = rowClauses(facet)
+    if (!only) throw new V2Error(502, titleTooLarge)
+    const instances = await completePages({
+      first: { results: [row], metadata: merged.metadata ?? null },
+      cut: (field) =>
+        (field.results ?? []).some((r) =>
+          uniquesCut(r['instances'], r['instanceCount'], instancesAsked)
+        ),
+      seen: instancesOf,
+      run: (ranges) => ask(ranges.map((r) => [...only, ...rangeClauses('instanceName', r)])),
+    })
+    results.push({ ...row, instances: [...new Set(instances.flatMap(instancesOf))] })
+  }
+  return { results, metadata: merged.metadata ?? null }
+}
+
+const instancesOf = (field: FacetedNrql): string[] =>
+  (field.results ?? []).flatMap((r) => {
+    const list = r['instances']
+    return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : []
+  })
 
 /** One facet row of `membersNrql`: `host` (and `appId`) plus `instances`. */
 export interface MemberRow {
@@ -139,16 +223,12 @@ export async function appTopology(
   fresh = false
 ): Promise<Topology> {
   const load = async () => {
-    const { data } = await queryApplication<NrqlData>(
-      c,
-      nrqlDocument,
-      {
-        accountId: app.accountId,
-        nrql: membersNrql({ guid: app.guid }, membershipWindow(Date.now())),
-      },
-      { lookup: true }
-    )
-    return topologyFrom(app.appId, memberRows(data.actor.account?.nrql))
+    const window = membershipWindow(Date.now())
+    const send: SendNrql = (document, variables) =>
+      queryApplication(c, document, variables, { lookup: true })
+    const first = await runParts(send, app.accountId, [membersNrql({ guid: app.guid }, window)])
+    const members = await completeMembers(send, app.accountId, { guid: app.guid }, window, first[0])
+    return topologyFrom(app.appId, memberRows(members))
   }
   if (!fresh) return cachedOrLoad(c, c.get('caches').of(topologiesCache), topologyKey(app), load)
   const topology = await load()

@@ -8,7 +8,7 @@ import { parseConfig, type ConfigInput } from '../../src/core/config'
 import { createTelemetry } from '../../src/upstream/telemetry'
 import { memoryStore } from '../../src/report/store'
 import type { RequestLogLine } from '../../src/core/request-log'
-import { DEMO_KEYS, createSimulator, type V2Switches } from '../../simulator'
+import { DEMO_KEYS, createSimulator, type SimulatorOptions, type V2Switches } from '../../simulator'
 
 export { DEMO_KEYS }
 
@@ -25,9 +25,11 @@ export type Proxy = (req: Request, next: (req: Request) => Promise<Response>) =>
 export function compareHarness(
   settings: ConfigInput,
   v2: Partial<V2Switches> = {},
-  proxy: Proxy = (req, next) => next(req)
+  proxy: Proxy = (req, next) => next(req),
+  /** The simulator's other options: a test's lenient switches (the sweep's lenient run). */
+  simulator: Omit<SimulatorOptions, 'v2'> = {}
 ) {
-  const sim = createSimulator({ v2 })
+  const sim = createSimulator({ ...simulator, v2 })
   const sent: Sent[] = []
   const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = new Request(input, init)

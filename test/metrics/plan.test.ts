@@ -241,7 +241,7 @@ describe('planMetricNames', () => {
   it('asks uniques() for up to 10,000 names over the last 8 days, filtered upstream with a quoted LIKE', () => {
     const plan = planMetricNames({ ...scope, host: 'h1' }, "50%_o'k", now + 30_000)
     expect(plan.nrql).toBe(
-      `SELECT uniques(metricTimesliceName, 10000) AS 'names' FROM Metric WHERE entity.guid = 'GUID1' AND host = 'h1' ` +
+      `SELECT uniques(metricTimesliceName, 10000) AS 'names', uniqueCount(metricTimesliceName) AS 'count' FROM Metric WHERE entity.guid = 'GUID1' AND host = 'h1' ` +
         `AND newrelic.timeslice.value IS NOT NULL AND metricTimesliceName LIKE '%50%_o\\'k%' ` +
         `SINCE ${now - 8 * 86_400_000} UNTIL ${now}`
     )
@@ -250,6 +250,13 @@ describe('planMetricNames', () => {
 
   it('sends no LIKE without a filter', () => {
     expect(planMetricNames(scope, undefined, now).nrql).not.toContain('LIKE')
+  })
+
+  it('keeps the names of a half of a cut list in range with quoted bounds', () => {
+    const plan = planMetricNames(scope, 'Web', now, { lo: "a'b", hi: 'm' })
+    expect(plan.nrql).toContain(
+      `AND metricTimesliceName LIKE '%Web%' AND metricTimesliceName >= 'a\\'b' AND metricTimesliceName < 'm' `
+    )
   })
 })
 

@@ -169,10 +169,24 @@ describe('NRQL builders of the routes', () => {
                 ]
               : []),
           ])
-          expect(q.select).toHaveLength(1)
+          expect(q.select).toHaveLength(2) // uniques() and uniqueCount()
           expect(q.facet).toBeNull()
         }
       ),
+      runs
+    )
+  })
+
+  it('metric names of a half of a cut list: each bound stays one literal', () => {
+    fc.assert(
+      fc.property(hostile, hostile, (lo, hi) => {
+        const scope = { accountId: 1, guid: 'G' }
+        const q = parseNrql(planMetricNames(scope, undefined, 1_700_000_000_000, { lo, hi }).nrql)
+        expect(conditionsOf(q).slice(-2)).toEqual([
+          { type: 'order', attribute: 'metricTimesliceName', op: '>=', value: lo },
+          { type: 'order', attribute: 'metricTimesliceName', op: '<', value: hi },
+        ])
+      }),
       runs
     )
   })

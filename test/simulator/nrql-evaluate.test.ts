@@ -179,9 +179,10 @@ describe('runNrql: WHERE', () => {
     expect(count("appId IN (2, '10')")).toBe(8)
   })
 
-  it('LIKE and NOT LIKE with % and _, case-sensitive', () => {
+  it('LIKE and NOT LIKE with % and _, case-insensitive as the docs say', () => {
     expect(count("metricTimesliceName LIKE 'Http%'")).toBe(3)
-    expect(count("metricTimesliceName LIKE 'http%'")).toBe(0)
+    expect(count("metricTimesliceName LIKE 'http%'")).toBe(3)
+    expect(count("metricTimesliceName NOT LIKE 'HTTP%'")).toBe(5)
     expect(count("metricTimesliceName LIKE '_ttpDispatche_'")).toBe(3)
     expect(count("metricTimesliceName LIKE 'Datastore/%/select'")).toBe(1)
     expect(count("metricTimesliceName LIKE 'Custom/%'")).toBe(2) // R9, R10

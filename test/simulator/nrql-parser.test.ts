@@ -239,7 +239,7 @@ describe('parseNrql: errors', () => {
     ['LIKE on appId', "SELECT count(*) FROM Metric WHERE appId LIKE '1%'"],
     ['LIKE without a string', 'SELECT count(*) FROM Metric WHERE host LIKE 1'],
     ['comparison on the timeslice', `SELECT count(*) FROM Metric WHERE ${V} = 1`],
-    ['unsupported operator', 'SELECT count(*) FROM Metric WHERE appId > 1'],
+    ['unsupported operator', 'SELECT count(*) FROM Metric WHERE appId <> 1'],
     ['empty IN list', 'SELECT count(*) FROM Metric WHERE appId IN ()'],
     ['dangling AND', "SELECT count(*) FROM Metric WHERE host = 'a' AND"],
     ['unbalanced parenthesis', "SELECT count(*) FROM Metric WHERE (host = 'a'"],

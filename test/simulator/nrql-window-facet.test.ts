@@ -311,4 +311,23 @@ describe('runNrql: NRDB caps (NrqlLimits `limitMax`, `uniquesCap`)', () => {
       'h1',
     ])
   })
+
+  it('counts every distinct value with uniqueCount(), whatever the uniques() cap', () => {
+    const r = capped(
+      `SELECT uniques(host, 1000) AS 'h', uniqueCount(host) AS 'n' FROM Metric ${WINDOW}`,
+      { uniquesCap: 2 }
+    )
+    expect(r.results).toEqual([{ h: ['h1', 'h2'], n: 3 }])
+  })
+})
+
+describe('runNrql: ordering comparisons (`<`, `<=`, `>`, `>=`)', () => {
+  it('compares strings by code unit, and `<` and `>=` split the values between them', () => {
+    const hosts = (where: string) =>
+      run(`SELECT uniques(host) AS 'h' FROM Metric WHERE ${where} ${WINDOW}`).results[0]!['h']
+    expect(hosts(`host < 'h2'`)).toEqual(['h1'])
+    expect(hosts(`host >= 'h2'`)).toEqual(['h2', 'h3'])
+    expect(hosts(`host <= 'h2'`)).toEqual(['h1', 'h2'])
+    expect(hosts(`host > 'h2'`)).toEqual(['h3'])
+  })
 })

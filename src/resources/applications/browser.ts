@@ -39,8 +39,13 @@ export function summaryWindow(now: number): [number, number] {
   return [until - summaryWindowMs, until]
 }
 
-/** `scope`: one application's GUID, or every application of the account (`FACET appId`). */
-export function browserNrql(scope: { guid: string } | 'account', window: [number, number]): string {
+/** `scope`: one application's GUID, or every application of the account (`FACET appId`);
+ * `clauses` narrow it (a half of a cut answer, src/upstream/nrql-pages.ts). */
+export function browserNrql(
+  scope: { guid: string } | 'account',
+  window: [number, number],
+  clauses: readonly string[] = []
+): string {
   const where = typeof scope === 'object' ? `entity.guid = ${quote(scope.guid)} AND ` : ''
   const facet = typeof scope === 'object' ? '' : 'FACET appId '
   const apdex = `WHERE metricTimesliceName = 'EndUser/Apdex'`
@@ -63,6 +68,7 @@ export function browserNrql(scope: { guid: string } | 'account', window: [number
     `filter(sum(${v}), ${app}) AS 'at', filter(sum(${v}['totalExclusive']), ${app}) AS 'af' ` +
     `FROM Metric WHERE ${where}scope IS NULL AND metricTimesliceName IN ('EndUser', 'EndUser/Apdex', ` +
     `'HttpDispatcher', 'OtherTransaction/all', 'Errors/all', 'Apdex') ` +
+    clauses.map((c) => `AND ${c} `).join('') +
     `${facet}SINCE ${window[0]} UNTIL ${window[1]} LIMIT MAX`
   )
 }

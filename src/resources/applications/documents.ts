@@ -5,7 +5,7 @@
  * built on first use per alias count and kept.
  */
 import { gql } from 'graphql-request'
-import { facetedNrqlFields, type FacetedNrql } from '../../upstream/nrql-rows'
+import { pagedNrqlFields, type PagedNrql } from '../../upstream/nrql-pages'
 
 const summaryFields = `
   apmSummary {
@@ -38,8 +38,9 @@ const servedBrowserFields = `
     }
   }`
 
-/** FACET rows are read by position in `metadata.facets` (src/upstream/nrql-rows.ts). */
-const nrqlFields = facetedNrqlFields
+/** FACET rows are read by position in `metadata.facets` (src/upstream/nrql-rows.ts); `otherResult`
+ * tells an answer NRDB cut (src/upstream/nrql-pages.ts). */
+const nrqlFields = pagedNrqlFields
 
 /** The account's NRQL conditions (first page, by ID), for the policy whose conditions target an
  * application (v2 `links.alert_policy`, src/resources/applications/alert-policy.ts; schema
@@ -181,7 +182,7 @@ export interface ApmApplication {
   } | null
 }
 
-export type NrqlField = (FacetedNrql & { results: Record<string, unknown>[] }) | null
+export type NrqlField = (PagedNrql & { results: Record<string, unknown>[] }) | null
 
 /** `conditionsField`'s answer; null where alerts could not be read. */
 export interface ConditionsField {

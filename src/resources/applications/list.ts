@@ -84,11 +84,20 @@ async function storeInsights(
   data: { actor: AccountAliases & ServedSearch }
 ) {
   const served = servedByAccount(await servedBrowsers(nerdgraph, vars['served'], data.actor))
-  accounts.forEach((accountId, i) => {
-    const alias = data.actor[`a${i}`]
-    const { members, browser, conditions } = alias ?? {}
-    rememberInsights(c, now, accountId, members, browser, served.get(accountId), conditions)
-  })
+  await Promise.all(
+    accounts.map((accountId, i) => {
+      const { members, browser, conditions } = data.actor[`a${i}`] ?? {}
+      return rememberInsights(
+        c,
+        now,
+        accountId,
+        members,
+        browser,
+        served.get(accountId),
+        conditions
+      )
+    })
+  )
 }
 
 /** The list reads one account (src/entities/accounts.ts `listAccount`). One the key cannot see holds

@@ -10,6 +10,7 @@
 import type { Context } from 'hono'
 import type { Env } from '../../http/env'
 import {
+  completeMembers,
   memberRows,
   membersNrql,
   membershipWindow,
@@ -17,7 +18,15 @@ import {
   type MemberRow,
   type Topology,
 } from '../../entities/topology'
-import type { FacetedNrql } from '../../upstream/nrql-rows'
+import {
+  completePages,
+  facetsCut,
+  mergedFacets,
+  rangeClauses,
+  runParts,
+  type PagedNrql,
+  type SendNrql,
+} from '../../upstream/nrql-pages'
 import { browserNrql, browserSummariesFrom, summaryWindow, type BrowserSummary } from './browser'
 import { defineCache } from '../../core/cache'
 import { quoteList } from '../../core/nrql'
@@ -100,19 +109,35 @@ export function topologiesFrom(rows: readonly MemberRow[]): Map<number, Topology
   return new Map([...byApp].map(([appId, appRows]) => [appId, topologyFrom(appId, appRows)]))
 }
 
-export function rememberInsights(
+/** Remembers the account's insights from the first answers of `insightsNrql(now)`, each asked
+ * again in parts first when NRDB cut it (src/upstream/nrql-pages.ts). */
+export async function rememberInsights(
   c: Context<Env>,
   now: number,
   accountId: number,
-  members: FacetedNrql | null | undefined,
-  browser: FacetedNrql | null | undefined,
+  members: PagedNrql | null | undefined,
+  browser: PagedNrql | null | undefined,
   served: Map<number, Served> = new Map(),
   conditions: ConditionsField | null | undefined = undefined
-): AccountInsights {
+): Promise<AccountInsights> {
+  const send: SendNrql = (document, variables) => c.get('nerdgraph').query(document, variables)
+  const window = summaryWindow(now)
+  const allMembers = completeMembers(send, accountId, 'account', membershipWindow(now), members)
+  const allBrowser = completePages({
+    first: browser,
+    cut: facetsCut,
+    seen: (field) => [...browserSummariesFrom(field).keys()],
+    run: (ranges) =>
+      runParts(
+        send,
+        accountId,
+        ranges.map((r) => browserNrql('account', window, rangeClauses('appId', r)))
+      ),
+  })
   const insights = {
-    until: summaryWindow(now)[1],
-    topologies: topologiesFrom(memberRows(members)),
-    browser: browserSummariesFrom(browser),
+    until: window[1],
+    topologies: topologiesFrom(memberRows(await allMembers)),
+    browser: browserSummariesFrom(mergedFacets(await allBrowser)),
     served,
     conditions: conditionsFrom(conditions),
   }

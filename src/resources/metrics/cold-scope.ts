@@ -16,7 +16,9 @@ import {
   resolveApplication,
   type ResolvedApplication,
 } from '../../entities/resolve'
+import { facetsCut, type SendNrql } from '../../upstream/nrql-pages'
 import {
+  completeMembers,
   hasTopology,
   memberRows,
   membersNrql,
@@ -89,17 +91,29 @@ export async function coldMetricData(
     others: plan.othersNrql !== null,
     members: true,
   })
-  const members = membersNrql({ guid: app.guid }, membershipWindow(Date.now()))
+  const window = membershipWindow(Date.now())
   const { data } = await queryApplication<MetricDataData>(c, document, {
     ...plan.variables,
-    members,
+    members: membersNrql({ guid: app.guid }, window),
   })
   const account = data.actor.account
-  const topology = topologyFrom(app.appId, memberRows(account?.['members']))
+  const send: SendNrql = (d, v) => queryApplication(c, d, v)
+  const members = await completeMembers(
+    send,
+    app.accountId,
+    { guid: app.guid },
+    window,
+    account?.['members']
+  )
+  const topology = topologyFrom(app.appId, memberRows(members))
   rememberTopology(c, app, topology)
   const member = splits[split].member(topology, id)
   if (!member) throw new V2Error(404, splits[split].notFound)
-  const full = plan.nrql.some((_, i) => groups(account?.[`q${i}`]?.results) >= namesPerQuery)
+  // Cut, or so large it may be (the cap of a live NRDB is 5,000 facets: src/upstream/nrql-pages.ts).
+  const full = plan.nrql.some((_, i) => {
+    const field = account?.[`q${i}`]
+    return groups(field?.results) >= namesPerQuery || facetsCut(field)
+  })
   return full ? undefined : toV2MetricData(plan, rowsOf(data, member))
 }
 

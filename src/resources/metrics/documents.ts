@@ -6,7 +6,8 @@
  * use. Metric names use the shared one-query document (src/upstream/nrql-document.ts).
  */
 import { gql } from 'graphql-request'
-import { facetedNrqlFields, type FacetedNrql } from '../../upstream/nrql-rows'
+import { facetedNrqlFields } from '../../upstream/nrql-rows'
+import { pagedNrqlFields, type PagedNrql } from '../../upstream/nrql-pages'
 
 export {
   nrqlDocument as metricNamesDocument,
@@ -33,9 +34,9 @@ function build(aliases: number, known: number, extra: ExtraAliases = {}): string
     ...(extra.members ? ['members'] : []),
   ]
   const variables = names.map((n) => `$${n}: Nrql!`).join(', ')
-  const fields = names.map(
-    (n) => `${n}: nrql(query: $${n}, timeout: $timeout) { ${facetedNrqlFields} }`
-  )
+  // A cold scope's split may be cut: `otherResult` tells (src/resources/metrics/cold-scope.ts).
+  const selection = extra.members ? pagedNrqlFields : facetedNrqlFields
+  const fields = names.map((n) => `${n}: nrql(query: $${n}, timeout: $timeout) { ${selection} }`)
   return gql`
     query MetricData($accountId: Int!, $timeout: Seconds, ${variables}) {
       actor {
@@ -67,6 +68,6 @@ export function metricDataDocument(
 
 export interface MetricDataData {
   actor: {
-    account: Record<string, FacetedNrql | null> | null
+    account: Record<string, PagedNrql | null> | null
   }
 }

@@ -1,8 +1,8 @@
 /**
  * @module resources/metrics/names
  * Metric names of an application, host or instance (D-names; D-migrate's `uniques()` query): one NRQL
- * `uniques()` per (key, scope, filter), cached because names are long-lived, then paged 1000 at a
- * time.
+ * `uniques()` per (key, scope, filter), more when NRDB cut it at its cap (src/upstream/nrql-pages.ts),
+ * cached because names are long-lived, then paged 1000 at a time.
  */
 import type { Context } from 'hono'
 import { cachedOrLoad } from '../../entities/background'
@@ -11,7 +11,9 @@ import type { PageLinks } from '../../http/link-header'
 import { queryApplication } from '../../entities/resolve'
 import type { MetricNamesData } from './documents'
 import { familyOf, listedValues } from './families'
-import { planMetricNames, type MetricScope } from './plan'
+import { metricNamesLimit, planMetricNames, type MetricScope } from './plan'
+import { completePages, runParts, uniquesCut } from '../../upstream/nrql-pages'
+import type { FacetedNrql } from '../../upstream/nrql-rows'
 import { encodeCursor, type MetricNamesRequest } from './request'
 import { defineCache } from '../../core/cache'
 
@@ -50,19 +52,36 @@ export async function listMetricNames(
     c.get('caches').of(metricNamesCache),
     cacheKey(scope, filter),
     async () => {
-      const plan = planMetricNames(scope, filter, Date.now())
+      const now = Date.now()
+      const plan = planMetricNames(scope, filter, now)
       const { data } = await queryApplication<MetricNamesData>(c, plan.document, plan.variables)
-      return namesFrom(data, filter)
+      // Past 10,000 names (or fewer: `count` says) the list is cut: asked again in halves.
+      const parts = await completePages({
+        first: data.actor.account?.nrql,
+        cut: (field) => uniquesCut(listOf(field), field.results?.[0]?.['count'], metricNamesLimit),
+        seen: (field) => listOf(field),
+        run: (ranges) =>
+          runParts(
+            (document, variables) => queryApplication(c, document, variables),
+            scope.accountId,
+            ranges.map((r) => planMetricNames(scope, filter, now, r).nrql)
+          ),
+      })
+      return namesFrom(parts.flatMap(listOf), filter)
     }
   )
 }
 
-/** Pure: the `uniques()` list, re-checked as a plain case-sensitive substring match (the upstream
- * LIKE treats `%` and `_` as wildcards), in code-unit order for stable pages. */
-export function namesFrom(data: MetricNamesData, filter: string | undefined): string[] {
-  const list = data.actor.account?.nrql?.results[0]?.['names']
-  const names = Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : []
-  return names
+/** The names of one `uniques()` answer. */
+const listOf = (field: FacetedNrql): string[] => {
+  const list = field.results?.[0]?.['names']
+  return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : []
+}
+
+/** Pure: the `uniques()` lists, without duplicates, re-checked as a plain case-sensitive substring
+ * match (the upstream LIKE treats `%` and `_` as wildcards), in code-unit order for stable pages. */
+export function namesFrom(list: readonly string[], filter: string | undefined): string[] {
+  return [...new Set(list)]
     .filter((n) => !filter || n.includes(filter))
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
 }

@@ -17,6 +17,7 @@ import { columnsOf, type ValueRead } from './columns'
 import { metricDataDocument, metricNamesDocument } from './documents'
 import { defaultTables, type Tables } from './families'
 import { nrqlTimeoutS } from '../../upstream/nrql-timeout'
+import { rangeClauses, type Range } from '../../upstream/nrql-pages'
 
 export { namesPerQuery, scaled, type ValueRead } from './columns'
 
@@ -154,22 +155,30 @@ export function scopeWhere(scope: MetricScope): string {
 export const metricNamesWindowMs = 8 * 24 * 60 * 60 * 1000
 export const metricNamesLimit = 10_000
 
-export function planMetricNames(scope: MetricScope, filter: string | undefined, now: number) {
+export function planMetricNames(
+  scope: MetricScope,
+  filter: string | undefined,
+  now: number,
+  range: Range = {}
+) {
   // Substring filter upstream (NRQL `LIKE`). `%` and `_` in the caller's text are LIKE
   // wildcards, so the upstream match can only be wider; src/resources/metrics/names.ts re-checks each name
   // as a plain substring, which is v2's "simple character match" (v2 explorer, metric names `name`).
   const like = filter ? [`metricTimesliceName LIKE ${quote(`%${filter}%`)}`] : []
-  const nrql = metricNamesNrql(scope, like, now)
+  const clauses = [...like, ...rangeClauses('metricTimesliceName', range)]
+  // uniqueCount() beside it tells a list cut at the cap (src/upstream/nrql-pages.ts).
+  const nrql = metricNamesNrql(scope, clauses, now, `, uniqueCount(metricTimesliceName) AS 'count'`)
   return { document: metricNamesDocument, variables: { accountId: scope.accountId, nrql }, nrql }
 }
 
-/** `uniques()` of the scope's metric names in the 8 days before `now`, narrowed by `clauses`. */
-function metricNamesNrql(scope: MetricScope, clauses: string[], now: number): string {
+/** `uniques()` of the scope's metric names in the 8 days before `now`, narrowed by `clauses`;
+ * `more`: further select items. */
+function metricNamesNrql(scope: MetricScope, clauses: string[], now: number, more = ''): string {
   const until = Math.floor(now / 60_000) * 60_000
   const where = [scopeWhere(scope), 'newrelic.timeslice.value IS NOT NULL', ...clauses]
   const facet = scope.facetBy?.length ? ` FACET ${scope.facetBy.join(', ')} LIMIT MAX` : ''
   return (
-    `SELECT uniques(metricTimesliceName, ${metricNamesLimit}) AS 'names' FROM Metric ` +
+    `SELECT uniques(metricTimesliceName, ${metricNamesLimit}) AS 'names'${more} FROM Metric ` +
     `WHERE ${where.join(' AND ')} SINCE ${until - metricNamesWindowMs} UNTIL ${until}${facet}`
   )
 }

@@ -1,8 +1,9 @@
 /**
  * @module resources/applications/hosts/summary
  * Per-instance figures for v2 host and instance summaries (v2 explorer `AppSummaryDataResponse`) from
- * one NRQL faceted by host and instance, over the summary window. Sums are fetched, not averages, so
- * host figures can be folded from their instances exactly.
+ * one NRQL faceted by host and instance, over the summary window (`clauses` narrow it: a half of a
+ * cut answer, src/upstream/nrql-pages.ts). Sums are fetched, not averages, so host figures can be
+ * folded from their instances exactly.
  */
 import { quote } from '../../../core/nrql'
 import { round2, round3 } from '../../../core/numbers'
@@ -14,7 +15,11 @@ const transactionNames = ['HttpDispatcher', 'OtherTransaction/all']
 
 /** Page views (`EndUser`) and browser Apdex s/t/f (`EndUser/Apdex`) of each instance feed the v2
  * `end_user_summary` of hosts and instances (packing as in the D-nrql Apdex and EndUser tables). */
-export function instanceSummaryNrql(guid: string, window: [number, number]): string {
+export function instanceSummaryNrql(
+  guid: string,
+  window: [number, number],
+  clauses: readonly string[] = []
+): string {
   const tx = `WHERE metricTimesliceName IN (${transactionNames.map((n) => quote(n)).join(', ')})`
   const apdex = `WHERE metricTimesliceName = 'Apdex'`
   const pages = `WHERE metricTimesliceName = 'EndUser'`
@@ -30,6 +35,7 @@ export function instanceSummaryNrql(guid: string, window: [number, number]): str
     `filter(sum(${v}['totalExclusive']), ${browser}) AS 'ef' ` +
     `FROM Metric WHERE entity.guid = ${quote(guid)} AND scope IS NULL AND metricTimesliceName IN ` +
     `('HttpDispatcher', 'OtherTransaction/all', 'Errors/all', 'Apdex', 'EndUser', 'EndUser/Apdex') ` +
+    clauses.map((c) => `AND ${c} `).join('') +
     `FACET host, instanceName SINCE ${window[0]} UNTIL ${window[1]} LIMIT MAX`
   )
 }
