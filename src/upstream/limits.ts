@@ -45,6 +45,8 @@ export interface UpstreamLimits {
   lane(partition: string): string
   /** Records the user NerdGraph answered for the key of `partition` (only from an accepted key). */
   learnUser(partition: string, userId: number): void
+  /** Whether a call with this id is in flight (`coalesce`). */
+  running(id: string): boolean
   /** Joins the in-flight call with the same id, or starts `fn`. */
   coalesce<T>(id: string, fn: () => Promise<T>): Promise<T>
   snapshot(): { keys: number; inFlight: number; queued: number; coalescing: number }
@@ -110,6 +112,7 @@ export function createUpstreamLimits(settings: Partial<LimitSettings> = {}): Ups
       }
     },
     lane: (partition) => users.get(partition) ?? partition,
+    running: (id) => shared.has(id),
     learnUser(partition, userId) {
       users.delete(partition) // most recent last
       users.set(partition, `user:${userId}`)

@@ -30,7 +30,7 @@ import {
 import { createUpstreamLimits, OverloadError, type UpstreamLimits } from './limits'
 import { AnswerTooLarge, defaultAnswerMaxBytes } from './answer-body'
 import { copyJson } from './json-copy'
-import { createSharedReads, type SharedReads } from './reuse'
+import { accessDocument, createSharedReads, type AccessData, type SharedReads } from './reuse'
 import type { Telemetry } from './telemetry'
 
 export type { GraphQLErrorLike, NerdGraphResult }
@@ -244,7 +244,15 @@ export function createUpstream(
       return leader ? result : copyJson(result)
     }
 
-    return {
+    /** Asks NerdGraph which accounts the key may read (and its user); a failure leaves it unknown. */
+    async function checkAccess(): Promise<void> {
+      const answer = await own.query<AccessData>(accessDocument).catch(() => undefined)
+      const now = clock.now()
+      for (const { id } of answer?.data.actor.accounts ?? [])
+        reuse.proved(caller.partition, id, now)
+    }
+
+    const own: NerdGraph = {
       async query<T>(
         document: string,
         variables: Record<string, unknown> = {},
@@ -281,8 +289,14 @@ export function createUpstream(
             Promise.reject(unconfirmed(err, body.lastKind, titles.writeUnconfirmed))
           )
         const account = reuse.accountOf(document, variables)
+        const sharedId = `${partial}\u0000${json}`
+        if (account !== undefined && !reuse.mayRead(caller.partition, account, clock.now())) {
+          // Another caller's answer is there: worth one small request to learn the key's accounts.
+          if (reuse.has(sharedId, clock.now()) || limits.running(`shared\u0000${sharedId}`))
+            await checkAccess()
+        }
         if (account !== undefined && reuse.mayRead(caller.partition, account, clock.now()))
-          return shared<T>(`${partial}\u0000${json}`, variables, run)
+          return shared<T>(sharedId, variables, run)
         const id = `${caller.partition}\u0000${partial}\u0000${json}`
         let leader = false
         const result = await limits.coalesce(id, () => {
@@ -292,11 +306,12 @@ export function createUpstream(
         if (!leader)
           caller.onAccepted?.() // the leader's answer was a GraphQL result
         else if (learn(result, account))
-          reuse.set(`${partial}\u0000${json}`, copyJson(result), variables, clock.now())
+          reuse.set(sharedId, copyJson(result), variables, clock.now())
         // Followers get their own copy: a route may reshape what it receives.
         return leader ? result : copyJson(result)
       },
     }
+    return own
   }
 }
 

@@ -10,12 +10,34 @@
  * from memory. A window that ended before the current minute describes closed minutes and does not
  * change; one that reaches into the current minute is reused only for `openMs`.
  *
- * Security: a key gets a shared answer only for an account NerdGraph already answered that key for
- * (its own answer without errors: the key's readable accounts, learned per key fingerprint, kept
- * for `proofMs`, bounded); until then it sends its own request and NerdGraph decides. Only answers
+ * Security: a key gets a shared answer only for an account NerdGraph answered that key for: its own
+ * answer without errors, or the key's own accounts (`accessDocument`, asked when another caller's
+ * answer is there to share), kept per key fingerprint for `proofMs`, bounded; until then it sends
+ * its own request and NerdGraph decides. Only answers
  * NerdGraph gave without errors are kept, and only keys it accepted get a place.
  */
+import { gql } from 'graphql-request'
 import { approximateBytes } from '../core/cache'
+
+/** The accounts a key may read and its user (schema `Actor.accounts`, `Actor.user`): asked only
+ * when another caller's answer could serve the key, which NerdGraph has not answered for that
+ * account yet. */
+export const accessDocument = gql`
+  query Access {
+    actor {
+      user {
+        id
+      }
+      accounts {
+        id
+      }
+    }
+  }
+`
+
+export interface AccessData {
+  actor: { user: { id: number | null } | null; accounts: { id: number }[] | null }
+}
 
 export interface ReuseSettings {
   /** How long a closed window's answer is kept (it does not change; this bounds memory). */
@@ -54,6 +76,8 @@ export interface SharedReads {
   mayRead(partition: string, account: number, now: number): boolean
   /** Records that NerdGraph answered the key of `partition` for `account` without errors. */
   proved(partition: string, account: number, now: number): void
+  /** Whether a kept answer is still true at `now` (no recency change). */
+  has(id: string, now: number): boolean
   /** A kept answer still true at `now`, or undefined. */
   get(id: string, now: number): unknown
   /** Keeps an answer for as long as its window (the NRQL in `variables`) says it stays true. */
@@ -145,6 +169,7 @@ export function createSharedReads(settings: Partial<ReuseSettings> = {}): Shared
       if (accounts.size > s.maxAccountsPerKey) accounts.delete(accounts.keys().next().value!)
       if (readable.size > s.maxKeys) readable.delete(readable.keys().next().value!)
     },
+    has: (id, now) => (answers.get(id)?.until ?? 0) > now,
     get(id, now) {
       const kept = answers.get(id)
       if (!kept) return undefined
