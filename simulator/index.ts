@@ -11,7 +11,7 @@ export {
   type SimulatorServer,
   type SimulatorServerOptions,
 } from './node-server'
-export type { FaultConfig, LiveLimits } from './server/limits'
+export type { FaultConfig, LimitedStats, LiveLimits } from './server/limits'
 export { LIVE_LIMITS } from './server/limits'
 export type { QueryCost } from './graphql/nrql-limits'
 export type { Perturbation, V2Switches } from './v2/perturb'
@@ -20,7 +20,14 @@ export { ACCESS_DENIED, OTHERS_KEYS, type AccessOptions } from './graphql/access
 export { SCHEMA_SDL } from './graphql/schema'
 
 // The dataset: keys, accounts, applications, ground truth
-export { DEMO_KEY_ACCOUNTS, DEMO_KEYS, DEMO_LEGACY_KEYS, maskKey } from './data/keys'
+export {
+  DEMO_KEY_ACCOUNTS,
+  DEMO_KEYS,
+  DEMO_LEGACY_KEYS,
+  FLEET_KEYS,
+  maskKey,
+  type FleetKey,
+} from './data/keys'
 export { KEY_SEARCH_PAGE } from './graphql/api-access'
 export { ACCOUNTS, PRODUCTION, SHOWCASE, STAGING, STAGING_APPS } from './data/catalog'
 export { DEFAULT_SEED, decodeGuid, type Dataset, type TimesliceQuery } from './data/dataset'

@@ -1,4 +1,6 @@
 /** @module simulator/simulator — createSimulator: one dataset, its NerdGraph, v2 stand-in and admin API. */
+import { fleet } from './data/apm/fleet'
+import { STAGING, type AppSpec } from './data/catalog'
 import { createDataset } from './data/create-dataset'
 import { DEFAULT_SEED, type Dataset } from './data/dataset'
 import { createVisibility } from './data/visibility'
@@ -8,7 +10,14 @@ import { createNrqlLimits } from './graphql/nrql-limits'
 import { createStats, type SimStats } from './graphql/stats'
 import { resetSimulator } from './server/admin'
 import { createSimulatorApp } from './server/app'
-import { createConcurrency, createFaults, LIVE_LIMITS, type LiveLimits } from './server/limits'
+import {
+  createConcurrency,
+  createFaults,
+  createRefusals,
+  LIVE_LIMITS,
+  type LimitedStats,
+  type LiveLimits,
+} from './server/limits'
 import type { SimulatorServices } from './server/services'
 import { DEFAULT_RETENTION, type NrqlLimits, type Retention } from './types'
 import { initV2Switches, type V2Switches } from './v2/perturb'
@@ -34,6 +43,21 @@ export interface SimulatorOptions {
   /** Timeslice retention and rollups (types.ts `Retention`): 8 days of minutes, 90 of hours by
    * default; a test may shrink them. */
   retention?: Partial<Retention>
+  /** Generated applications added to the STAGING account, for the fleet bench (bench/fleet.ts),
+   * whose second account needs as many applications as the first; none by default. */
+  stagingFleet?: number
+}
+
+/** `count` generated applications in STAGING: the first fleet specs, moved and renamed. */
+function stagingFleet(seed: number, count: number): AppSpec[] {
+  return fleet(seed)
+    .slice(0, count)
+    .map((spec, i) => ({
+      ...spec,
+      id: 9_800_011 + 11 * i,
+      accountId: STAGING.id,
+      name: `Staging Fleet ${String(i + 1).padStart(3, '0')}`,
+    }))
 }
 
 export interface Simulator {
@@ -41,7 +65,8 @@ export interface Simulator {
   fetch(request: Request): Promise<Response>
   /** Ground truth for tests. */
   dataset: Dataset
-  stats(): SimStats
+  /** What `GET /_sim/stats` answers. */
+  stats(): SimStats & { limited: LimitedStats }
   /** Clears stats and faults, undoes every write (mutations) and restores the start-up limits. */
   reset(): void
 }
@@ -51,15 +76,24 @@ export function createSimulator(opts: SimulatorOptions = {}): Simulator {
   const initial: LiveLimits = { ...LIVE_LIMITS, ...opts.limits }
   const wallClock = opts.wallClock ?? Date.now
   const visibility = createVisibility(initial.writeVisibilityMs, wallClock)
-  const dataset = createDataset(seed, opts.now ?? Date.now, visibility, {
-    ...DEFAULT_RETENTION,
-    ...opts.retention,
-  })
+  const dataset = createDataset(
+    seed,
+    opts.now ?? Date.now,
+    visibility,
+    {
+      ...DEFAULT_RETENTION,
+      ...opts.retention,
+    },
+    stagingFleet(seed, opts.stagingFleet ?? 0)
+  )
   initV2Switches(dataset, opts.v2)
   setNrqlLimits(dataset, opts.nrql)
   initAccess(dataset, opts.access)
   const concurrency = createConcurrency(initial.concurrentPerUser)
-  const nrqlLimits = createNrqlLimits(initial, wallClock)
+  const refusals = createRefusals()
+  const nrqlLimits = createNrqlLimits(initial, wallClock, (refusal, accountId) =>
+    refusals.query(refusal, accountId)
+  )
   let current = initial
   const services: SimulatorServices = {
     dataset,
@@ -67,6 +101,7 @@ export function createSimulator(opts: SimulatorOptions = {}): Simulator {
     faults: createFaults(seed),
     concurrency,
     nrqlLimits,
+    refusals,
     visibility,
     limits: {
       current: () => current,
@@ -83,7 +118,7 @@ export function createSimulator(opts: SimulatorOptions = {}): Simulator {
   return {
     fetch: async (request) => app.fetch(request),
     dataset,
-    stats: () => services.stats.snapshot(),
+    stats: () => ({ ...services.stats.snapshot(), limited: refusals.snapshot() }),
     reset: () => resetSimulator(services),
   }
 }

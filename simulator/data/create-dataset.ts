@@ -5,7 +5,7 @@ import { createDeploymentStore } from './apm/deployment-store'
 import { fleet } from './apm/fleet'
 import { createMetricStore, dataWindow } from './apm/metric-store'
 import { MINUTE } from './apm/timeslices'
-import { ACCOUNTS, SHOWCASE, STAGING_APPS } from './catalog'
+import { ACCOUNTS, SHOWCASE, STAGING_APPS, type AppSpec } from './catalog'
 import { DEFAULT_SEED, decodeGuid, type Dataset } from './dataset'
 import type { SimEntity } from './entity'
 import type { Application } from './model'
@@ -14,12 +14,14 @@ import { createVisibility, createWriteHistory, type Visibility } from './visibil
 import { DEFAULT_RETENTION, type Retention } from '../types'
 
 /** `visibility`: when writes show in NerdGraph's reads (data/visibility.ts); at once by default here,
- * the live delay through createSimulator. `retention`: timeslice retention and rollups. */
+ * the live delay through createSimulator. `retention`: timeslice retention and rollups. `extra`:
+ * applications beside the catalog's (the fleet bench's, simulator.ts `stagingFleet`). */
 export function createDataset(
   seed = DEFAULT_SEED,
   now: () => number = Date.now,
   visibility: Visibility = createVisibility(0),
-  retention: Retention = DEFAULT_RETENTION
+  retention: Retention = DEFAULT_RETENTION,
+  extra: readonly AppSpec[] = []
 ): Dataset {
   const ctx: BuildContext = {
     seed,
@@ -28,7 +30,7 @@ export function createDataset(
     accounts: ACCOUNTS,
     instanceIds: new Set(),
   }
-  const specs = [...SHOWCASE, ...fleet(seed), ...STAGING_APPS]
+  const specs = [...SHOWCASE, ...fleet(seed), ...STAGING_APPS, ...extra]
   const base = specs.map((spec) => buildApplication(spec, ctx))
   const original = new Map(base.map((app) => [app.id, app]))
   if (original.size !== base.length) throw new Error('duplicate application id in the catalog')

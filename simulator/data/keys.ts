@@ -66,6 +66,38 @@ export const DEMO_LEGACY_KEY_ACCOUNTS: { readonly rest: number; readonly license
 const USER_ALL = 4100001
 const USER_ONE = 4100002
 
+/** The fleet bench's users (bench/fleet.ts): two users, five keys each, every key created in and
+ * seeing one account, PRODUCTION and STAGING in turn. The demo and the tests use DEMO_KEYS; these
+ * keys are found by no demo user's key search. */
+export const FLEET_USERS = [4100011, 4100012] as const
+
+export interface FleetKey {
+  readonly key: string
+  readonly userId: number
+  readonly accountId: number
+}
+
+export const FLEET_KEYS: readonly FleetKey[] = Array.from({ length: 10 }, (_, i) => ({
+  key: `NRAK-FLEET${String(i).padStart(2, '0')}${'0'.repeat(18)}`,
+  userId: FLEET_USERS[i < 5 ? 0 : 1],
+  accountId: i % 2 === 0 ? PRODUCTION.id : STAGING.id,
+}))
+
+const fleetPrincipal = (k: FleetKey): [string, Principal] => [
+  k.key,
+  {
+    label: maskKey(k.key),
+    user: {
+      id: k.userId,
+      email: `fleet.${k.userId}@example.com`,
+      name: `Fleet User ${k.userId}`,
+    },
+    accountIds: new Set([k.accountId]),
+    homeAccountId: k.accountId,
+    admin: false,
+  },
+]
+
 const PRINCIPALS: ReadonlyMap<string, Principal> = new Map([
   [
     DEMO_KEYS.all,
@@ -87,6 +119,7 @@ const PRINCIPALS: ReadonlyMap<string, Principal> = new Map([
       admin: false,
     },
   ],
+  ...FLEET_KEYS.map(fleetPrincipal),
 ])
 
 /** The principal for an `API-Key` header value, or null (→ HTTP 401 BAD_API_KEY). */
@@ -147,9 +180,20 @@ const USER_KEYS: readonly UserKey[] = [
   },
 ]
 
+/** The fleet keys as the key search lists them (created 2026-01-01, a minute apart). */
+const FLEET_USER_KEYS: readonly UserKey[] = FLEET_KEYS.map((k, i) => ({
+  id: `F1EE7${String(i).padStart(27, '0')}`,
+  key: k.key,
+  name: `Fleet exporter ${i + 1}`,
+  notes: null,
+  createdAt: 1767225600 + 60 * i,
+  accountId: k.accountId,
+  userId: k.userId,
+}))
+
 /** The user keys a user owns, oldest first. */
 export function userKeysOf(userId: number): readonly UserKey[] {
-  return USER_KEYS.filter((k) => k.userId === userId)
+  return [...USER_KEYS, ...FLEET_USER_KEYS].filter((k) => k.userId === userId)
 }
 
 /** `NRAK-CI7*****…`: the first 8 characters and an asterisk for each of the others, as NerdGraph's

@@ -88,10 +88,12 @@ export interface NrqlLimits {
   reset(settings?: NrqlLimitSettings): void
 }
 
-/** `clock`: wall time in ms (the limits count real minutes, whatever the dataset's clock). */
+/** `clock`: wall time in ms (the limits count real minutes, whatever the dataset's clock);
+ * `onRefused`: told of every query refused (server/limits.ts `Refusals` counts them). */
 export function createNrqlLimits(
   initial: NrqlLimitSettings = LIVE_NRQL_LIMITS,
-  clock: () => number = Date.now
+  clock: () => number = Date.now,
+  onRefused?: (refusal: Refusal, accountId: number, userId: number) => void
 ): NrqlLimits {
   let accounts = new Map<number, Window>()
   let identical = new Map<string, Window>()
@@ -114,8 +116,9 @@ export function createNrqlLimits(
       const same = window(identical, `${userId}\u0000${nrql.trim()}`, identicalPerUserPerMinute)
       const sameOk = same.take(now)
       const accountOk = window(accounts, accountId, perAccountPerMinute).take(now)
-      if (!sameOk) return 'identical'
-      return accountOk ? null : 'account'
+      const refusal = !sameOk ? 'identical' : accountOk ? null : 'account'
+      if (refusal) onRefused?.(refusal, accountId, userId)
+      return refusal
     },
     reset(settings = initial) {
       limits.settings = settings

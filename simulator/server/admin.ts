@@ -57,8 +57,10 @@ async function jsonBody<T>(
 
 /** `POST /_sim/reset` and `Simulator.reset()`: stats, faults, writes, v2 switches and limits as at
  * start-up. */
-export function resetSimulator({ dataset, stats, faults, limits }: SimulatorServices): void {
+export function resetSimulator(services: SimulatorServices): void {
+  const { dataset, stats, faults, limits } = services
   stats.reset()
+  services.refusals.reset()
   faults.clear()
   dataset.reset()
   alertsOf(dataset).reset()
@@ -74,7 +76,7 @@ const limitsJson = (limits: object) =>
 export function adminRoutes(services: SimulatorServices): Hono {
   const { dataset, stats, faults, limits } = services
   const admin = new Hono()
-  admin.get('/stats', (c) => c.json(stats.snapshot()))
+  admin.get('/stats', (c) => c.json({ ...stats.snapshot(), limited: services.refusals.snapshot() }))
   admin.post('/reset', (c) => {
     resetSimulator(services)
     return c.json({ ok: true })

@@ -83,13 +83,18 @@ export function createSimulatorApp(services: SimulatorServices): Hono {
     services.stats.request(principal.label)
     // Per user, all of the user's keys together (New Relic docs "NerdGraph usage limits").
     const user = userLane(principal)
-    if (!services.concurrency.acquire(user)) return tooManyRequests()
+    if (!services.concurrency.acquire(user)) {
+      services.refusals.answered('concurrency', principal.user.id)
+      return tooManyRequests()
+    }
     try {
       const { dataset, stats, nrqlLimits } = services
       const context: GraphContext = { principal, dataset, stats, nrqlLimits }
       const response = await withFault(services.faults.next(), () => execute(c.req.raw, context))
       // A query past the NRQL limits fails the whole request (docs "Rate limits with NRQL").
-      return context.refused ? tooManyRequests() : response
+      if (!context.refused) return response
+      services.refusals.answered(context.refused, principal.user.id)
+      return tooManyRequests()
     } finally {
       services.concurrency.release(user)
     }

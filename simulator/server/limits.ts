@@ -3,7 +3,7 @@ import * as z from 'zod'
 import type { Principal } from '../data/keys'
 import { createRandom } from '../data/prng'
 import { WRITE_VISIBILITY_MS } from '../data/visibility'
-import { LIVE_NRQL_LIMITS, type NrqlLimitSettings } from '../graphql/nrql-limits'
+import { LIVE_NRQL_LIMITS, type NrqlLimitSettings, type Refusal } from '../graphql/nrql-limits'
 
 /** 25 concurrent requests per user are guaranteed, "tracked and enforced per user, not per user key";
  * excess gets HTTP 429 (New Relic docs "NerdGraph usage limits"). */
@@ -80,6 +80,48 @@ export function createConcurrency(limit = MAX_CONCURRENT): Concurrency {
     },
   }
   return concurrency
+}
+
+/** The limit behind a 429: requests in flight per user, or one of the NRQL limits. */
+export type Limit = 'concurrency' | Refusal
+
+/** What `/_sim/stats` reports as `limited`: the 429 answers per user by the limit that caused
+ * each (a request with several refused queries counts once, by its last), and the NRQL queries
+ * refused per account by limit. Keyed by user and account id. */
+export interface LimitedStats {
+  byUser: Record<string, Record<Limit, number>>
+  byAccount: Record<string, Record<Refusal, number>>
+}
+
+export interface Refusals {
+  /** One 429 answered to `userId` because of `limit`. */
+  answered(limit: Limit, userId: number): void
+  /** One NRQL query of `accountId` refused (graphql/nrql-limits.ts `onRefused`). */
+  query(refusal: Refusal, accountId: number): void
+  snapshot(): LimitedStats
+  reset(): void
+}
+
+export function createRefusals(): Refusals {
+  let byUser = new Map<number, Record<Limit, number>>()
+  let byAccount = new Map<number, Record<Refusal, number>>()
+  const row = <K extends string>(map: Map<number, Record<K, number>>, id: number, keys: K[]) => {
+    let counts = map.get(id)
+    if (!counts) map.set(id, (counts = Object.fromEntries(keys.map((k) => [k, 0])) as never))
+    return counts
+  }
+  const copy = <V>(map: Map<number, V>) =>
+    Object.fromEntries([...map].map(([id, v]) => [String(id), { ...v }]))
+  return {
+    answered: (limit, userId) =>
+      row(byUser, userId, ['concurrency', 'account', 'identical'])[limit]++,
+    query: (refusal, accountId) => row(byAccount, accountId, ['account', 'identical'])[refusal]++,
+    snapshot: () => ({ byUser: copy(byUser), byAccount: copy(byAccount) }),
+    reset() {
+      byUser = new Map()
+      byAccount = new Map()
+    },
+  }
 }
 
 /** errorClass values NerdGraph clients see [code: newrelic-client-go internal/http/graphql.go]. */

@@ -3,7 +3,7 @@ import type { Dataset } from '../data/dataset'
 import type { Visibility } from '../data/visibility'
 import type { NrqlLimits } from '../graphql/nrql-limits'
 import type { StatsRecorder } from '../graphql/stats'
-import type { Concurrency, Faults, LiveLimits } from './limits'
+import type { Concurrency, Faults, LiveLimits, Refusals } from './limits'
 
 export interface SimulatorServices {
   readonly dataset: Dataset
@@ -11,6 +11,8 @@ export interface SimulatorServices {
   readonly faults: Faults
   readonly concurrency: Concurrency
   readonly nrqlLimits: NrqlLimits
+  /** The 429s answered and the queries refused, by limit (`/_sim/stats` `limited`). */
+  readonly refusals: Refusals
   readonly visibility: Visibility
   /** The limits now in force, and setting them (each part above follows). */
   readonly limits: { current(): LiveLimits; set(limits: LiveLimits): void; reset(): void }

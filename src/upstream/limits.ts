@@ -1,9 +1,10 @@
 /**
  * @module upstream/limits
- * v2bridge's side of NerdGraph's limits, per app instance and per key fingerprint: at most 25 requests
- * in flight per key (NerdGraph guarantees 25 concurrent requests per user: New Relic docs "NerdGraph
- * usage limits"), the rest
- * wait in a queue within their time budget, and identical in-flight reads for one key share one upstream request.
+ * v2bridge's side of NerdGraph's limits, per app instance: at most 25 requests in flight per user
+ * (NerdGraph guarantees 25 concurrent requests per user, "tracked and enforced per user, not per user
+ * key": New Relic docs "NerdGraph usage limits"), all of the user's keys together once NerdGraph
+ * told a key's user (`learnUser`), per key fingerprint until then; the rest wait in a queue within
+ * their time budget, and identical in-flight reads share one upstream request.
  * Plain promises and maps: it runs unchanged in workerd.
  */
 
@@ -12,7 +13,8 @@ export interface LimitSettings {
   maxInFlight: number
   /** Requests waiting per key; past it the caller gets 429. */
   maxQueued: number
-  /** Keys with requests in flight or waiting; past it a new key gets 429 (bounds the state). */
+  /** Keys with requests in flight or waiting; past it a new key gets 429 (bounds the state); also
+   * the keys whose user is kept. */
   maxKeys: number
 }
 
@@ -39,6 +41,12 @@ export interface UpstreamLimits {
   /** Runs `fn` once the key has a free slot. The slot is returned when `fn` settles or `signal`
    * aborts; an abort while waiting leaves the queue and rejects with the signal's reason. */
   slot<T>(partition: string, signal: AbortSignal, fn: () => Promise<T>): Promise<T>
+  /** The lane of a key's NerdGraph requests: its user's once known, else the key's own. */
+  lane(partition: string): string
+  /** Records the user NerdGraph answered for the key of `partition` (only from an accepted key). */
+  learnUser(partition: string, userId: number): void
+  /** Whether a call with this id is in flight (`coalesce`). */
+  running(id: string): boolean
   /** Joins the in-flight call with the same id, or starts `fn`. */
   coalesce<T>(id: string, fn: () => Promise<T>): Promise<T>
   snapshot(): { keys: number; inFlight: number; queued: number; coalescing: number }
@@ -48,6 +56,7 @@ export function createUpstreamLimits(settings: Partial<LimitSettings> = {}): Ups
   const { maxInFlight, maxQueued, maxKeys } = { ...defaultLimits, ...settings }
   const lanes = new Map<string, Lane>()
   const shared = new Map<string, Promise<unknown>>()
+  const users = new Map<string, string>()
 
   const release = (partition: string, lane: Lane) => {
     const next = lane.waiting.shift()
@@ -101,6 +110,13 @@ export function createUpstreamLimits(settings: Partial<LimitSettings> = {}): Ups
       } finally {
         done()
       }
+    },
+    lane: (partition) => users.get(partition) ?? partition,
+    running: (id) => shared.has(id),
+    learnUser(partition, userId) {
+      users.delete(partition) // most recent last
+      users.set(partition, `user:${userId}`)
+      if (users.size > maxKeys) users.delete(users.keys().next().value!)
     },
     coalesce<T>(id: string, fn: () => Promise<T>) {
       const running = shared.get(id) as Promise<T> | undefined

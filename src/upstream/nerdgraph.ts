@@ -2,8 +2,9 @@
  * @module upstream/nerdgraph
  * The only module that talks to NerdGraph: one POST per attempt through the GraphQL client of
  * src/upstream/worker-graphql-request.ts (graphql-request's behaviour, without its per-request
- * building), the caller's key as `API-Key`. Around it: identical reads coalesced and attempts limited per key
- * (src/upstream/limits.ts), retries by policy within one deadline (src/upstream/retry.ts), faults mapped to v2
+ * building), the caller's key as `API-Key`. Around it: identical reads coalesced and attempts limited per user
+ * (src/upstream/limits.ts), NRQL answers shared across callers that may read the account
+ * (src/upstream/reuse.ts), retries by policy within one deadline (src/upstream/retry.ts), faults mapped to v2
  * statuses (src/upstream/fault.ts), and GraphQL errors beside data judged per operation
  * (mappings/partial-errors.ts).
  */
@@ -30,6 +31,7 @@ import { createUpstreamLimits, OverloadError, type UpstreamLimits } from './limi
 import { AnswerTooLarge, defaultAnswerMaxBytes } from './answer-body'
 import { copyJson } from './json-copy'
 import { withRequestedFields } from './answer-shape'
+import { accessDocument, createSharedReads, type AccessData, type SharedReads } from './reuse'
 import type { Telemetry } from './telemetry'
 
 export type { GraphQLErrorLike, NerdGraphResult }
@@ -57,6 +59,8 @@ export interface NerdGraphOptions {
   fetch?: typeof fetch
   /** Shared by every request of one app instance; a private one otherwise. */
   limits?: UpstreamLimits
+  /** NRQL answers shared across callers (src/upstream/reuse.ts); a private one per `createUpstream`. */
+  reuse?: SharedReads
   clock?: RetryClock
   /** Called once per upstream request with its duration, for the request log. */
   onUpstream?: (ms: number) => void
@@ -111,11 +115,12 @@ export interface Upstream {
 export function createUpstream(
   options: Pick<
     NerdGraphOptions,
-    'endpoint' | 'fetch' | 'limits' | 'clock' | 'telemetry' | 'maxAnswerBytes'
+    'endpoint' | 'fetch' | 'limits' | 'reuse' | 'clock' | 'telemetry' | 'maxAnswerBytes'
   >
 ): Upstream {
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   const limits = options.limits ?? createUpstreamLimits()
+  const reuse = options.reuse ?? createSharedReads()
   const clock = options.clock ?? systemClock
   const telemetry = options.telemetry
   const client = new GraphQLClient(options.endpoint, {
@@ -161,7 +166,7 @@ export function createUpstream(
               Math.max(0, remainingMs)
             )
             limits
-              .slot(caller.partition, controller.signal, () => {
+              .slot(limits.lane(caller.partition), controller.signal, () => {
                 sentAt = clock.now()
                 const { query, variables, json } = body
                 return client.rawRequest<T>({
@@ -199,7 +204,57 @@ export function createUpstream(
       }
     }
 
-    return {
+    /** What the key's own answer tells: its user (the lane of its slots), and that it may read
+     * `account` (NerdGraph answered it without errors); true then, and the answer may be shared. */
+    function learn(result: NerdGraphResult<unknown>, account: number | undefined): boolean {
+      const user = userOf(result.data)
+      if (user !== undefined) limits.learnUser(caller.partition, user)
+      if (account === undefined || result.errors.length > 0 || !accountAnswered(result.data))
+        return false
+      reuse.proved(caller.partition, account, clock.now())
+      return true
+    }
+
+    /** A read of an account the key may read: a kept answer, the identical request in flight
+     * (whoever's key sent it), or this key's own request, kept for the next caller. A request of
+     * another key that failed for that key (401, 403) does not answer this one: it asks itself. */
+    async function shared<T>(
+      id: string,
+      variables: Record<string, unknown>,
+      run: () => Promise<NerdGraphResult<T>>
+    ): Promise<NerdGraphResult<T>> {
+      const kept = reuse.get(id, clock.now()) as NerdGraphResult<T> | undefined
+      if (kept) {
+        caller.onAccepted?.() // NerdGraph accepted this key when it proved the account
+        return copyJson(kept)
+      }
+      let leader = false
+      const result = await limits
+        .coalesce(`shared\u0000${id}`, async () => {
+          leader = true
+          const answer = await run()
+          if (answer.errors.length === 0) reuse.set(id, copyJson(answer), variables, clock.now())
+          return answer
+        })
+        .catch((err: unknown) => {
+          if (leader || !(err instanceof V2Error) || (err.status !== 401 && err.status !== 403))
+            throw err
+          leader = true
+          return run()
+        })
+      if (!leader) caller.onAccepted?.()
+      return leader ? result : copyJson(result)
+    }
+
+    /** Asks NerdGraph which accounts the key may read (and its user); a failure leaves it unknown. */
+    async function checkAccess(): Promise<void> {
+      const answer = await own.query<AccessData>(accessDocument).catch(() => undefined)
+      const now = clock.now()
+      for (const { id } of answer?.data.actor.accounts ?? [])
+        reuse.proved(caller.partition, id, now)
+    }
+
+    const own: NerdGraph = {
       async query<T>(
         document: string,
         variables: Record<string, unknown> = {},
@@ -235,17 +290,30 @@ export function createUpstream(
           return run().catch((err: unknown) =>
             Promise.reject(unconfirmed(err, body.lastKind, titles.writeUnconfirmed))
           )
+        const account = reuse.accountOf(document, variables)
+        const sharedId = `${partial}\u0000${json}`
+        if (account !== undefined && !reuse.mayRead(caller.partition, account, clock.now())) {
+          // Another caller's answer is there: worth one small request to learn the key's accounts.
+          if (reuse.has(sharedId, clock.now()) || limits.running(`shared\u0000${sharedId}`))
+            await checkAccess()
+        }
+        if (account !== undefined && reuse.mayRead(caller.partition, account, clock.now()))
+          return shared<T>(sharedId, variables, run)
         const id = `${caller.partition}\u0000${partial}\u0000${json}`
         let leader = false
         const result = await limits.coalesce(id, () => {
           leader = true
           return run()
         })
-        if (!leader) caller.onAccepted?.() // the leader's answer was a GraphQL result
+        if (!leader)
+          caller.onAccepted?.() // the leader's answer was a GraphQL result
+        else if (learn(result, account))
+          reuse.set(sharedId, copyJson(result), variables, clock.now())
         // Followers get their own copy: a route may reshape what it receives.
         return leader ? result : copyJson(result)
       },
     }
+    return own
   }
 }
 
@@ -261,6 +329,17 @@ interface Body {
   json: string
   /** The kind of the call's last failed attempt. */
   lastKind?: FaultKind
+}
+
+/** `actor.user.id` of an answer that asked it (the key check, src/upstream/key-check.ts). */
+function userOf(data: unknown): number | undefined {
+  const id = (data as { actor?: { user?: { id?: unknown } | null } } | null)?.actor?.user?.id
+  return typeof id === 'number' ? id : undefined
+}
+
+/** Whether an answer holds its account (`actor.account` not null). */
+function accountAnswered(data: unknown): boolean {
+  return (data as { actor?: { account?: unknown } } | null)?.actor?.account != null
 }
 
 class FetchFailed extends Error {

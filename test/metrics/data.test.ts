@@ -350,8 +350,10 @@ describe('GET /applications/:id/metrics/data', () => {
     })
 
     it('costs one request from the first call when the account is pinned', async () => {
+      // A window of its own: the same NRQL of a closed window answers from the reused answer.
+      const own = `from=${iso(minutesAgo(50))}&to=${iso(minutesAgo(20))}`
       const spent = await cost(sim, () =>
-        metricData(get, `${base}?names[]=HttpDispatcher`, {
+        metricData(get, `${base}?names[]=HttpDispatcher&${own}`, {
           headers: { 'X-Account-Id': '1000001' },
         })
       )
@@ -361,7 +363,7 @@ describe('GET /applications/:id/metrics/data', () => {
     it('costs one request at host scope once the application and its hosts are known', async () => {
       const hostId = await hostIdOf(get, appId, 'web-02.prod.example.com')
       const path = `/v2/applications/${appId}/hosts/${hostId}/metrics/data.json?names[]=HttpDispatcher&names[]=Memory/Physical`
-      await get(path)
+      await get(`${path}&${window()}`) // another window: the same one would be reused
       const spent = await cost(sim, () => metricData(get, path))
       expect(spent).toMatchObject({ requests: 1, nrql: 3 }) // two families, known names
       for (const q of spent.queries) expect(q).toContain("host = 'web-02.prod.example.com'")

@@ -36,7 +36,13 @@ describe('GET /_sim/stats', () => {
     const sim = fixedSimulator()
     await gql(sim, '{ actor { accounts { id } } }')
     expect((await admin(sim, '/reset', { method: 'POST' })).status).toBe(200)
-    expect(sim.stats()).toEqual({ graphqlRequests: 0, nrqlQueries: 0, byKey: {}, queries: [] })
+    expect(sim.stats()).toEqual({
+      graphqlRequests: 0,
+      nrqlQueries: 0,
+      byKey: {},
+      queries: [],
+      limited: { byUser: {}, byAccount: {} },
+    })
     await gql(sim, '{ actor { accounts { id } } }')
     sim.reset()
     expect(sim.stats().graphqlRequests).toBe(0)

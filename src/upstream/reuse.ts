@@ -1,0 +1,202 @@
+/**
+ * @module upstream/reuse
+ * NRQL answers shared across callers: NerdGraph counts 3,000 NRQL queries per account a minute and
+ * 120 runs of one identical query per user a minute (New Relic docs "Rate limits with NRQL"), so a
+ * fleet of exporters reading the same applications every minute must not send each read itself.
+ * A read is shared when its document asks nothing but NRQL of one account (`actor { account(id:
+ * $accountId) { nrql … } }`) and every query reads `Metric` over an absolute window: the same
+ * document and variables (account, NRQL, window) have one answer, which any caller whose key has
+ * read that account may get, from an identical request in flight or, for the time it stays true,
+ * from memory. A window that ended before the current minute describes closed minutes and does not
+ * change; one that reaches into the current minute is reused only for `openMs`.
+ *
+ * Security: a key gets a shared answer only for an account NerdGraph answered that key for: its own
+ * answer without errors, or the key's own accounts (`accessDocument`, asked when another caller's
+ * answer is there to share), kept per key fingerprint for `proofMs`, bounded; until then it sends
+ * its own request and NerdGraph decides. Only answers
+ * NerdGraph gave without errors are kept, and only keys it accepted get a place.
+ */
+import { gql } from 'graphql-request'
+import { approximateBytes } from '../core/cache'
+
+/** The accounts a key may read and its user (schema `Actor.accounts`, `Actor.user`): asked only
+ * when another caller's answer could serve the key, which NerdGraph has not answered for that
+ * account yet. */
+export const accessDocument = gql`
+  query Access {
+    actor {
+      user {
+        id
+      }
+      accounts {
+        id
+      }
+    }
+  }
+`
+
+export interface AccessData {
+  actor: { user: { id: number | null } | null; accounts: { id: number }[] | null }
+}
+
+export interface ReuseSettings {
+  /** How long a closed window's answer is kept (it does not change; this bounds memory). */
+  closedMs: number
+  /** How long an answer whose window reaches into the current minute is reused. */
+  openMs: number
+  /** How long an account stays readable for a key after NerdGraph answered the key for it. */
+  proofMs: number
+  /** Approximate bytes of answers kept (src/core/cache.ts `approximateBytes`), least recent first out. */
+  maxBytes: number
+  /** Keys whose readable accounts are kept. */
+  maxKeys: number
+  /** Accounts kept per key. */
+  maxAccountsPerKey: number
+}
+
+export const defaultReuse: ReuseSettings = {
+  closedMs: 60 * 60_000,
+  openMs: 5_000,
+  proofMs: 10 * 60_000,
+  maxBytes: 32 * 2 ** 20,
+  maxKeys: 10_000,
+  maxAccountsPerKey: 1_000,
+}
+
+interface Kept {
+  value: unknown
+  until: number
+  bytes: number
+}
+
+export interface SharedReads {
+  /** The account a shareable read asks, or undefined (not shared). */
+  accountOf(document: string, variables: Record<string, unknown>): number | undefined
+  /** Whether NerdGraph answered the key of `partition` for `account` within `proofMs`. */
+  mayRead(partition: string, account: number, now: number): boolean
+  /** Records that NerdGraph answered the key of `partition` for `account` without errors. */
+  proved(partition: string, account: number, now: number): void
+  /** Whether a kept answer is still true at `now` (no recency change). */
+  has(id: string, now: number): boolean
+  /** A kept answer still true at `now`, or undefined. */
+  get(id: string, now: number): unknown
+  /** Keeps an answer for as long as its window (the NRQL in `variables`) says it stays true. */
+  set(id: string, value: unknown, variables: Record<string, unknown>, now: number): void
+  snapshot(): { answers: number; bytes: number; keys: number }
+}
+
+const minute = 60_000
+
+/** Every `nrql` field of one account and nothing else (the documents of
+ * src/upstream/nrql-document.ts and src/resources/metrics/documents.ts). */
+const accountOnly =
+  /^\s*query\s+\w+\s*\([^)]*\)\s*\{\s*actor\s*\{\s*account\(id:\s*\$accountId\)\s*\{([\s\S]*)\}\s*\}\s*\}\s*$/
+
+/** True when `inner` holds only (aliased) `nrql(…) { … }` fields at its top level. */
+function onlyNrqlFields(inner: string): boolean {
+  let depth = 0
+  let top = ''
+  for (const ch of inner) {
+    if (ch === '(' || ch === '{') depth++
+    else if (ch === ')' || ch === '}') depth--
+    else if (depth === 0) top += ch
+    if (depth < 0) return false
+  }
+  return depth === 0 && /^(?:\s*(?:\w+\s*:\s*)?nrql\s*)+$/.test(top)
+}
+
+/** The tail of a query over an absolute window, from its last ` SINCE `: nothing caller-sent can
+ * be in it, as every caller value is quoted (src/core/nrql.ts) and the tail holds no quote. */
+const absoluteTail =
+  /^ SINCE \d{1,15} UNTIL (\d{1,15})(?: TIMESERIES \d+ minutes?| FACET [\w., ]+| LIMIT MAX)*$/
+
+/** The end (epoch ms) of the window of a `Metric` query over an absolute window, else undefined.
+ * Plain string searches, no backtracking over a long caller-sent name list. */
+function metricWindowEnd(nrql: string): number | undefined {
+  if (!nrql.startsWith('SELECT ') || !nrql.includes(' FROM Metric WHERE ')) return undefined
+  const m = absoluteTail.exec(nrql.slice(nrql.lastIndexOf(' SINCE ')))
+  return m ? Number(m[1]) : undefined
+}
+
+/** The latest end of the windows of the NRQL in `variables`, or undefined when one is not a
+ * `Metric` query over an absolute window. */
+function windowEnd(variables: Record<string, unknown>): number | undefined {
+  let end: number | undefined
+  for (const [name, value] of Object.entries(variables)) {
+    if (name === 'accountId' || name === 'timeout') continue
+    const until = typeof value === 'string' ? metricWindowEnd(value) : undefined
+    if (until === undefined) return undefined
+    end = Math.max(end ?? 0, until)
+  }
+  return end
+}
+
+export function createSharedReads(settings: Partial<ReuseSettings> = {}): SharedReads {
+  const s = { ...defaultReuse, ...settings }
+  const verdicts = new Map<string, boolean>()
+  const answers = new Map<string, Kept>()
+  const readable = new Map<string, Map<number, number>>()
+  let bytes = 0
+
+  const drop = (id: string, kept: Kept) => {
+    answers.delete(id)
+    bytes -= kept.bytes
+  }
+
+  return {
+    accountOf(document, variables) {
+      let shareable = verdicts.get(document)
+      if (shareable === undefined) {
+        const m = accountOnly.exec(document)
+        shareable = m !== null && onlyNrqlFields(m[1]!)
+        if (verdicts.size < 1_000) verdicts.set(document, shareable)
+      }
+      const account = variables['accountId']
+      if (!shareable || typeof account !== 'number') return undefined
+      return windowEnd(variables) === undefined ? undefined : account
+    },
+    mayRead(partition, account, now) {
+      const until = readable.get(partition)?.get(account)
+      return until !== undefined && until > now
+    },
+    proved(partition, account, now) {
+      let accounts = readable.get(partition)
+      readable.delete(partition) // most recent last
+      if (!accounts) accounts = new Map()
+      readable.set(partition, accounts)
+      accounts.delete(account)
+      accounts.set(account, now + s.proofMs)
+      if (accounts.size > s.maxAccountsPerKey) accounts.delete(accounts.keys().next().value!)
+      if (readable.size > s.maxKeys) readable.delete(readable.keys().next().value!)
+    },
+    has: (id, now) => (answers.get(id)?.until ?? 0) > now,
+    get(id, now) {
+      const kept = answers.get(id)
+      if (!kept) return undefined
+      if (kept.until <= now) {
+        drop(id, kept)
+        return undefined
+      }
+      answers.delete(id) // most recent last
+      answers.set(id, kept)
+      return kept.value
+    },
+    set(id, value, variables, now) {
+      const end = windowEnd(variables)
+      if (end === undefined) return
+      const closed = end <= Math.floor(now / minute) * minute
+      const until = now + (closed ? s.closedMs : s.openMs)
+      const old = answers.get(id)
+      if (old) drop(id, old)
+      const size = approximateBytes(value) + 2 * id.length
+      if (size > s.maxBytes / 8 || until <= now) return
+      answers.set(id, { value, until, bytes: size })
+      bytes += size
+      while (bytes > s.maxBytes) {
+        const [oldest, kept] = answers.entries().next().value!
+        drop(oldest, kept)
+      }
+    },
+    snapshot: () => ({ answers: answers.size, bytes, keys: readable.size }),
+  }
+}
