@@ -6,8 +6,9 @@
 # out of the upload. It was 60 KiB; compare mode on Workers and a round of fidelity fixes brought
 # the upload to about 66 KiB, so it was 70 KiB. Bounded upstream answers, compare's per-item noise and
 # documented differences, read-your-writes and NRDB's rollup windows brought it to 73.8 KiB (all of
-# them Worker code, none test- or Node-only: `npm run lint` checks the import graph), so it is 76 KiB,
-# with room for one small feature, not for a dependency.
+# them Worker code, none test- or Node-only: `npm run lint` checks the import graph), so it was 76 KiB.
+# Full NRQL pages completed, the answer-shape check, NRQL answers shared across callers and
+# `links.alert_policy` brought it to 78.7 KiB (Worker code again, no dependency), so it is 80 KiB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -20,7 +21,7 @@ echo "$line"
 node -e '
   const m = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(process.argv[1]);
   const [raw, gz] = [Number(m[1]), Number(m[2])];
-  const budget = 76;
+  const budget = 80;
   console.log(`worker upload: ${raw} KiB, ${gz} KiB gzipped (budget ${budget} KiB)`);
   if (gz > budget) {
     console.log(`over the ${budget} KiB budget by ${(gz - budget).toFixed(1)} KiB`);
