@@ -10,12 +10,16 @@ const config = parseConfig({
   ACCOUNT_ID: '1000001',
 })
 /** A whole answer to the list's document: no application, every alias there. */
-const none = { results: [], metadata: null }
+const none = { results: [], metadata: null, otherResult: null }
 const emptySearch = {
   data: {
     actor: {
       entitySearch: { count: 0, results: { nextCursor: null, entities: [] } },
-      a0: { members: none, browser: none },
+      a0: {
+        members: none,
+        browser: none,
+        conditions: { nrqlConditionsSearch: { nextCursor: null, nrqlConditions: [] } },
+      },
       served: { results: { nextCursor: null, entities: [] } },
     },
   },
