@@ -7,8 +7,11 @@
  * $accountId) { nrql … } }`) and every query reads `Metric` over an absolute window: the same
  * document and variables (account, NRQL, window) have one answer, which any caller whose key has
  * read that account may get, from an identical request in flight or, for the time it stays true,
- * from memory. A window that ended before the current minute describes closed minutes and does not
- * change; one that reaches into the current minute is reused only for `openMs`.
+ * from memory. A window that ended `settleMs` ago describes settled minutes and does not change
+ * (kept `closedMs`). Late data still lands in the minutes just closed (agents send once a minute:
+ * New Relic docs "Monitor short-lived .NET processes", "The APM harvest cycle is 60 seconds"), so
+ * a window that ended since is reused for `recentMs`, the minute in which callers ask for it; one
+ * that reaches into the current minute only for `openMs`.
  *
  * Security: a key gets a shared answer only for an account NerdGraph answered that key for: its own
  * answer without errors, or the key's own accounts (`accessDocument`, asked when another caller's
@@ -40,8 +43,13 @@ export interface AccessData {
 }
 
 export interface ReuseSettings {
-  /** How long a closed window's answer is kept (it does not change; this bounds memory). */
+  /** How long a settled window's answer is kept (it does not change; this bounds memory). */
   closedMs: number
+  /** How long after its end a window is settled: its minutes get no more late data. */
+  settleMs: number
+  /** How long the answer of a window that ended before the current minute, but is not settled, is
+   * reused. */
+  recentMs: number
   /** How long an answer whose window reaches into the current minute is reused. */
   openMs: number
   /** How long an account stays readable for a key after NerdGraph answered the key for it. */
@@ -56,6 +64,8 @@ export interface ReuseSettings {
 
 export const defaultReuse: ReuseSettings = {
   closedMs: 60 * 60_000,
+  settleMs: 3 * 60_000,
+  recentMs: 60_000,
   openMs: 5_000,
   proofMs: 10 * 60_000,
   maxBytes: 32 * 2 ** 20,
@@ -185,7 +195,8 @@ export function createSharedReads(settings: Partial<ReuseSettings> = {}): Shared
       const end = windowEnd(variables)
       if (end === undefined) return
       const closed = end <= Math.floor(now / minute) * minute
-      const until = now + (closed ? s.closedMs : s.openMs)
+      const settled = end <= now - s.settleMs
+      const until = now + (settled ? s.closedMs : closed ? s.recentMs : s.openMs)
       const old = answers.get(id)
       if (old) drop(id, old)
       const size = approximateBytes(value) + 2 * id.length

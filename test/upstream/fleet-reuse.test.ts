@@ -73,26 +73,32 @@ describe('a window reaching into the current minute', () => {
     "SELECT count(newrelic.timeslice.value) FROM Metric WHERE entity.guid = 'MTAwMDAwMXxBUE18QVBQTElDQVRJT058OTA0NTgyMg' " +
     `AND metricTimesliceName IN ('HttpDispatcher') SINCE ${until - 5 * minute} UNTIL ${until}`
 
-  it('is reused only for its freshness; a closed window stays', async () => {
+  it('is reused only for its freshness; a just-closed window for a minute; a settled one stays', async () => {
     const { sim } = harness()
     const clock = { now: now0 }
     const ng = client(sim, clock)
     const ask = (until: number) => ng.query(nrqlDocument, { accountId: 1000001, nrql: nrql(until) })
     const open = Math.floor(now0 / minute) * minute + minute // the end of the current minute
-    const closed = Math.floor(now0 / minute) * minute
+    const closed = Math.floor(now0 / minute) * minute // late data may still land in it
+    const settled = closed - defaultReuse.settleMs
     await ask(open)
     await ask(closed)
-    expect(sim.stats().graphqlRequests).toBe(2)
+    await ask(settled)
+    expect(sim.stats().graphqlRequests).toBe(3)
     clock.now += defaultReuse.openMs - 1
     await ask(open)
     await ask(closed)
-    expect(sim.stats().graphqlRequests).toBe(2)
+    await ask(settled)
+    expect(sim.stats().graphqlRequests).toBe(3)
     clock.now += 2
     await ask(open)
-    expect(sim.stats().graphqlRequests).toBe(3)
-    clock.now += defaultReuse.proofMs - minute // the key's proof of the account still holds
+    expect(sim.stats().graphqlRequests).toBe(4)
+    clock.now = now0 + defaultReuse.recentMs
     await ask(closed)
-    expect(sim.stats().graphqlRequests).toBe(3)
+    expect(sim.stats().graphqlRequests).toBe(5)
+    clock.now = now0 + defaultReuse.proofMs - minute // the key's proof of the account still holds
+    await ask(settled)
+    expect(sim.stats().graphqlRequests).toBe(5)
   })
 })
 

@@ -41,4 +41,24 @@ describe('createSharedReads', () => {
     expect(small.get('id99', t)).toEqual({ rows: [99] })
     expect(small.get('id0', t)).toBeUndefined()
   })
+
+  it('keeps a settled window for closedMs, a just-closed one for recentMs, an open one for openMs', () => {
+    const r = createSharedReads({
+      closedMs: 3_600_000,
+      settleMs: 180_000,
+      recentMs: 60_000,
+      openMs: 5_000,
+    })
+    const at = (until: number) => ({ accountId: 7, nrql: metric(until) })
+    const minuteStart = t - 30_000 // t is 30 s into its minute
+    r.set('settled', 1, at(minuteStart - 180_000), t)
+    r.set('recent', 2, at(minuteStart), t)
+    r.set('open', 3, at(minuteStart + 60_000), t)
+    expect([r.get('settled', t), r.get('recent', t), r.get('open', t)]).toEqual([1, 2, 3])
+    expect(r.get('open', t + 5_000)).toBeUndefined()
+    expect(r.get('recent', t + 59_999)).toBe(2)
+    expect(r.get('recent', t + 60_000)).toBeUndefined()
+    expect(r.get('settled', t + 3_599_999)).toBe(1)
+    expect(r.get('settled', t + 3_600_000)).toBeUndefined()
+  })
 })
