@@ -60,6 +60,20 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
     })
   }
 
+  // The switches no read-only probe tells apart (docs/assumptions.md, key-search and nrql-timeout):
+  // the probes still answer as on the live service, and claim nothing they did not see.
+  const untold: [string, SimulatorOptions][] = [
+    ['key-search', { access: { othersKeys: 0 } }],
+    ['nrql-timeout', { limits: { cost: false } }],
+  ]
+  for (const [id, options] of untold) {
+    it(`cannot tell ${JSON.stringify(options)} apart, and says ${id} is confirmed still`, async () => {
+      const { code, verdicts } = await doctorOn(options)
+      expect(verdicts).toEqual(allConfirmed)
+      expect(code).toBe(0)
+    })
+  }
+
   it('has a section of docs/assumptions.md for every assumption it probes', () => {
     const page = readFileSync(new URL('../../docs/assumptions.md', import.meta.url), 'utf8')
     const headings = [...page.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.trim())
