@@ -7,7 +7,7 @@
  */
 import { quote } from '../core/nrql'
 import { keyAccountDocument, type KeyAccountData } from '../entities/accounts'
-import { nrqlDocument, type NrqlData } from '../upstream/nrql-document'
+import type { NrqlData } from '../upstream/nrql-document'
 import {
   doctorErrorRateDocument,
   doctorOtherAccountDocument,
@@ -17,8 +17,20 @@ import {
   type ErrorRateData,
   type UserData,
 } from './doctor-assumption-documents'
+import { capProbes } from './doctor-assumption-caps'
+import {
+  doc,
+  errorsOf,
+  hour,
+  minute,
+  nrql,
+  type GqlAnswer,
+  type Probe,
+  type ProbeContext,
+  type Verdict,
+} from './doctor-assumption-probe'
 
-export type Verdict = 'confirmed' | 'contradicted' | 'unknown'
+export type { Ask, GqlAnswer, ProbeContext, Verdict } from './doctor-assumption-probe'
 
 export interface AssumptionResult {
   id: string
@@ -30,48 +42,9 @@ export interface AssumptionResult {
   covers: string
 }
 
-export interface GqlAnswer<T> {
-  status: number
-  data: T | undefined
-  errors: { message: string; extensions?: { errorClass?: string } }[]
-}
-
-/** One read-only GraphQL request with the caller's key (doctor's `post`). */
-export type Ask = <T>(query: string, variables?: Record<string, unknown>) => Promise<GqlAnswer<T>>
-
-export interface ProbeContext {
-  ask: Ask
-  key: string
-  /** An APM application of the key's, its account. */
-  app: { guid: string; accountId: number } | undefined
-  /** The accounts the key sees. */
-  accounts: readonly number[]
-  /** Epoch ms. */
-  now: number
-}
-
-const minute = 60_000
-const hour = 60 * minute
-const doc = (id: string) => `docs/assumptions.md#${id}`
-
 /** Identical queries the rate-limit probe sends in one request: one past the live limit of 120 a
  * minute of one query per user (New Relic docs "Rate limits with NRQL"). */
 export const identicalProbeCount = 121
-
-interface Probe {
-  id: string
-  statement: string
-  covers: string
-  run(ctx: ProbeContext, app: { guid: string; accountId: number }): Promise<[Verdict, string]>
-}
-
-async function nrql(ctx: ProbeContext, accountId: number, query: string) {
-  const answer = await ctx.ask<NrqlData>(nrqlDocument, { accountId, nrql: query })
-  return { answer, result: answer.data?.actor.account?.nrql ?? undefined }
-}
-
-const errorsOf = (a: GqlAnswer<unknown>) =>
-  a.errors.map((e) => e.message).join('; ') || `HTTP ${a.status}`
 
 const probes: Probe[] = [
   {
@@ -257,6 +230,7 @@ const probes: Probe[] = [
       return ['unknown', errorsOf(answer)]
     },
   },
+  ...capProbes,
 ]
 
 /** Every probe, in the order of docs/assumptions.md; a probe that throws is `unknown`. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { main, type Io } from '../../src/cli/main'
 import { assumptionIds, type AssumptionResult } from '../../src/cli/doctor-assumptions'
+import { facetCapVerdict, uniquesCapVerdict } from '../../src/cli/doctor-assumption-caps'
 import { createSimulator, DEMO_KEYS, type SimulatorOptions } from '../../simulator'
 
 const simUrl = 'http://127.0.0.1:9/graphql'
@@ -35,10 +36,18 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
     expect(verdicts).toEqual(allConfirmed)
     expect(code).toBe(0)
     for (const a of report.assumptions) expect(a.seen.length).toBeGreaterThan(0)
+    const seen = Object.fromEntries(report.assumptions.map((a) => [a.id, a.seen]))
+    // The simulated account has more than 5,000 (application, name) pairs in a minute but only a
+    // few hundred names, so LIMIT MAX shows the cap and uniques() cannot.
+    expect(seen['truncation']).toMatch(
+      /^LIMIT MAX stopped at 5000 facets, \d+ of \d+ timeslices in others; uniques\(\) answered (\d+) of \1 names, the cap of 10000 unreached$/
+    )
+    expect(seen['window-snapping']).toMatch(/:04Z to \S+:03Z answered as \S+:00Z to \S+:00Z$/)
   })
 
   // Each lenient switch turns back one behaviour the simulator had before it followed the live
-  // service (simulator/README.md, "How it differs from the live NerdGraph").
+  // service (simulator/README.md, "How it differs from the live NerdGraph"), or lifts a cap or a
+  // rollup edge of the live service's.
   const lenient: [string, SimulatorOptions, RegExp][] = [
     ['facet-rows', { nrql: { everyFacetKey: true } }, /rows also carry the attributes' keys/],
     ['rollups', { retention: { minuteMs: 90 * day } }, /1-minute data 10 days ago/],
@@ -47,6 +56,12 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
       'rate-limit',
       { limits: { identicalPerUserPerMinute: Infinity } },
       /121 identical queries answered/,
+    ],
+    ['truncation', { nrql: { limitMax: 2_000_000 } }, /LIMIT MAX answered \d+ facets, past 5000/],
+    [
+      'window-snapping',
+      { retention: { fiveMinuteAfterMs: Infinity } },
+      /not snapped: \S+:04Z to \S+:03Z answered as/,
     ],
   ]
   for (const [id, options, seen] of lenient) {
@@ -60,9 +75,43 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
     })
   }
 
+  // The switches no read-only probe tells apart (docs/assumptions.md, key-search and nrql-timeout):
+  // the probes still answer as on the live service, and claim nothing they did not see.
+  const untold: [string, SimulatorOptions][] = [
+    ['key-search', { access: { othersKeys: 0 } }],
+    ['nrql-timeout', { limits: { cost: false } }],
+  ]
+  for (const [id, options] of untold) {
+    it(`cannot tell ${JSON.stringify(options)} apart, and says ${id} is confirmed still`, async () => {
+      const { code, verdicts } = await doctorOn(options)
+      expect(verdicts).toEqual(allConfirmed)
+      expect(code).toBe(0)
+    })
+  }
+
   it('has a section of docs/assumptions.md for every assumption it probes', () => {
     const page = readFileSync(new URL('../../docs/assumptions.md', import.meta.url), 'utf8')
     const headings = [...page.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.trim())
     expect(headings).toEqual(assumptionIds)
+  })
+
+  it('tells the caps from the counts a live account may answer, which the simulated one cannot', () => {
+    expect(facetCapVerdict(5000, 900, 1000)).toEqual([
+      'confirmed',
+      'LIMIT MAX stopped at 5000 facets, 100 of 1000 timeslices in others',
+    ])
+    expect(facetCapVerdict(2000, 900, 1000)).toEqual([
+      'contradicted',
+      'LIMIT MAX stopped at 2000 facets, under 5000, 100 left out',
+    ])
+    expect(facetCapVerdict(4999, 1000, 1000)[0]).toBe('unknown')
+    const names = (n: number) => Array.from({ length: n }, (_, i) => `Name/${i}`)
+    expect(uniquesCapVerdict(names(10_000), 12_345)).toEqual([
+      'confirmed',
+      'uniques() stopped at 10000 of 12345 names',
+    ])
+    expect(uniquesCapVerdict(names(10_001), 12_345)[0]).toBe('contradicted')
+    expect(uniquesCapVerdict(names(300), 300)[0]).toBe('unknown')
+    expect(uniquesCapVerdict(null, 0)[0]).toBe('unknown')
   })
 })
