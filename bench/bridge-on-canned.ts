@@ -26,6 +26,9 @@ export async function bridgeOnCanned(): Promise<{
       HOST: '127.0.0.1',
       NERDGRAPH_URL: `${upstreamUrl}/graphql`,
       ALLOW_HTTP: 'true',
+      // Every call translated: answers shared across keys (src/upstream/reuse.ts) would serve the
+      // rotating keys from memory, and the bench would measure no translation.
+      SHARED_ANSWERS: 'false',
       ACCOUNT_ID: '1000001',
     }),
     undefined,

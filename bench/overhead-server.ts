@@ -61,6 +61,9 @@ if (role === 'upstream') {
     PORT: '0',
     NERDGRAPH_URL: `${upstream}/graphql`,
     ALLOW_HTTP: 'true',
+    // Every call translated: answers shared across keys (src/upstream/reuse.ts) would serve the
+    // rotating keys from memory, and the bench would measure no translation.
+    SHARED_ANSWERS: 'false',
     ACCOUNT_ID: '1000001',
   })
   const server = await startServer(config)

@@ -10,8 +10,9 @@
  * first line says which). Two calls: the small one (2 names, summarized, 30 minutes), measured against
  * the passthrough, and the largest (50 names × 11 values over 4 days), against the floor; at
  * concurrency 1, 10 and 100, in interleaved rounds (the order of the three rotates every round). Each
- * request carries the next of max(16, 2 × concurrency) keys, so identical reads in flight are not
- * coalesced: the `up/call` column, NerdGraph requests per v2bridge answer, shows it.
+ * request carries the next of max(16, 2 × concurrency) keys, and v2bridge runs with
+ * `SHARED_ANSWERS=false`, so identical reads are neither coalesced nor served from memory: the
+ * `up/call` column, NerdGraph requests per v2bridge answer, shows it.
  *
  * Prints for each call and concurrency the medians over rounds of requests/s per side, the ratio
  * v2bridge / reference with its spread (lowest–highest round), v2bridge / the other side, each

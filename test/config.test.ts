@@ -19,6 +19,7 @@ describe('parseConfig', () => {
       keyMap: new Map(),
       v2Url: 'https://api.newrelic.com/v2',
       v2Forwarding: true,
+      sharedAnswers: true,
       corsOrigins: '*',
       publicUrl: undefined,
       compare: { mode: undefined, sample: 1, inFlight: 64, perKey: 4 },
@@ -79,6 +80,8 @@ describe('parseConfig', () => {
       'http://127.0.0.1:8788/v2'
     )
     expect(parseConfig({ V2_FORWARDING: 'false' }).v2Forwarding).toBe(false)
+    expect(parseConfig({}).sharedAnswers).toBe(true)
+    expect(parseConfig({ SHARED_ANSWERS: 'false' }).sharedAnswers).toBe(false)
     expect(() => parseConfig({ V2_URL: 'ftp://x' })).toThrow(/V2_URL/)
   })
 

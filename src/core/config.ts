@@ -44,6 +44,8 @@ export interface Config {
   metrics: boolean | undefined
   v2Url: string
   v2Forwarding: boolean
+  /** NRQL answers shared across keys that may read the account (src/upstream/reuse.ts). */
+  sharedAnswers: boolean
   /** `*` or the origins allowed by CORS (src/http/cors.ts). */
   corsOrigins: '*' | string[]
   /** The origin of `Link` and `Location` when pinned (src/http/origin.ts). */
@@ -164,6 +166,7 @@ const settings = {
   KEY_MAP: text,
   V2_URL: httpUrl,
   V2_FORWARDING: bool,
+  SHARED_ANSWERS: bool,
   CORS_ORIGINS: origins,
   PUBLIC_URL: publicOrigin,
   V2_COMPARE: oneOf(['off', ...compareModes] as const),
@@ -219,6 +222,7 @@ export function parseConfig(raw: ConfigInput = {}): Config {
     metrics: v.METRICS,
     v2Url: v.V2_URL ?? v2Urls[region],
     v2Forwarding: v.V2_FORWARDING ?? true,
+    sharedAnswers: v.SHARED_ANSWERS ?? true,
     corsOrigins: v.CORS_ORIGINS ?? '*',
     publicUrl: v.PUBLIC_URL,
     keyMap,

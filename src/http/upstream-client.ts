@@ -55,6 +55,7 @@ export function upstreamClient(
         limits: parts.limits,
         telemetry: parts.telemetry,
         maxAnswerBytes: config.upstreamMaxBytes,
+        share: config.sharedAnswers,
         ...transport(parts),
       })
       upstreams.set(config, upstream)

@@ -61,6 +61,8 @@ export interface NerdGraphOptions {
   limits?: UpstreamLimits
   /** NRQL answers shared across callers (src/upstream/reuse.ts); a private one per `createUpstream`. */
   reuse?: SharedReads
+  /** false: no answer is shared across keys (`SHARED_ANSWERS`); each key's reads are its own. */
+  share?: boolean
   clock?: RetryClock
   /** Called once per upstream request with its duration, for the request log. */
   onUpstream?: (ms: number) => void
@@ -115,12 +117,13 @@ export interface Upstream {
 export function createUpstream(
   options: Pick<
     NerdGraphOptions,
-    'endpoint' | 'fetch' | 'limits' | 'reuse' | 'clock' | 'telemetry' | 'maxAnswerBytes'
+    'endpoint' | 'fetch' | 'limits' | 'reuse' | 'share' | 'clock' | 'telemetry' | 'maxAnswerBytes'
   >
 ): Upstream {
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   const limits = options.limits ?? createUpstreamLimits()
   const reuse = options.reuse ?? createSharedReads()
+  const share = options.share ?? true
   const clock = options.clock ?? systemClock
   const telemetry = options.telemetry
   const client = new GraphQLClient(options.endpoint, {
@@ -233,7 +236,7 @@ export function createUpstream(
         .coalesce(`shared\u0000${id}`, async () => {
           leader = true
           const answer = await run()
-          if (answer.errors.length === 0) reuse.set(id, copyJson(answer), variables, clock.now())
+          if (answer.errors.length === 0) reuse.set(id, answer, variables, clock.now())
           return answer
         })
         .catch((err: unknown) => {
@@ -290,7 +293,7 @@ export function createUpstream(
           return run().catch((err: unknown) =>
             Promise.reject(unconfirmed(err, body.lastKind, titles.writeUnconfirmed))
           )
-        const account = reuse.accountOf(document, variables)
+        const account = share ? reuse.accountOf(document, variables) : undefined
         const sharedId = `${partial}\u0000${json}`
         if (account !== undefined && !reuse.mayRead(caller.partition, account, clock.now())) {
           // Another caller's answer is there: worth one small request to learn the key's accounts.
@@ -307,8 +310,7 @@ export function createUpstream(
         })
         if (!leader)
           caller.onAccepted?.() // the leader's answer was a GraphQL result
-        else if (learn(result, account))
-          reuse.set(sharedId, copyJson(result), variables, clock.now())
+        else if (learn(result, account)) reuse.set(sharedId, result, variables, clock.now())
         // Followers get their own copy: a route may reshape what it receives.
         return leader ? result : copyJson(result)
       },

@@ -20,7 +20,7 @@
  * NerdGraph gave without errors are kept, and only keys it accepted get a place.
  */
 import { gql } from 'graphql-request'
-import { approximateBytes } from '../core/cache'
+import { copyJson } from './json-copy'
 
 /** The accounts a key may read and its user (schema `Actor.accounts`, `Actor.user`): asked only
  * when another caller's answer could serve the key, which NerdGraph has not answered for that
@@ -54,7 +54,8 @@ export interface ReuseSettings {
   openMs: number
   /** How long an account stays readable for a key after NerdGraph answered the key for it. */
   proofMs: number
-  /** Approximate bytes of answers kept (src/core/cache.ts `approximateBytes`), least recent first out. */
+  /** Approximate bytes of answers kept (`sizeWithin`), least recent first out; one answer over a
+   * 32nd of it is not kept. */
   maxBytes: number
   /** Keys whose readable accounts are kept. */
   maxKeys: number
@@ -90,7 +91,8 @@ export interface SharedReads {
   has(id: string, now: number): boolean
   /** A kept answer still true at `now`, or undefined. */
   get(id: string, now: number): unknown
-  /** Keeps an answer for as long as its window (the NRQL in `variables`) says it stays true. */
+  /** Keeps a copy of an answer for as long as its window (the NRQL in `variables`) says it stays
+   * true; an answer over a 32nd of `maxBytes` is not kept (and not copied). */
   set(id: string, value: unknown, variables: Record<string, unknown>, now: number): void
   snapshot(): { answers: number; bytes: number; keys: number }
 }
@@ -139,6 +141,30 @@ function windowEnd(variables: Record<string, unknown>): number | undefined {
     end = Math.max(end ?? 0, until)
   }
   return end
+}
+
+/** About the bytes a JSON `value` holds in memory (two a character, and a fixed overhead per value,
+ * key and container), or Infinity as soon as it passes `limit`: a large answer is not walked whole to learn it is too large. */
+function sizeWithin(value: unknown, limit: number): number {
+  let bytes = 0
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const v = stack.pop()
+    if (typeof v === 'string') bytes += 24 + 2 * v.length
+    else if (v === null || typeof v !== 'object') bytes += 16
+    else if (Array.isArray(v)) {
+      bytes += 40
+      for (const item of v) stack.push(item)
+    } else {
+      bytes += 40
+      for (const key in v) {
+        bytes += 24 + 2 * key.length
+        stack.push((v as Record<string, unknown>)[key])
+      }
+    }
+    if (bytes > limit) return Infinity
+  }
+  return bytes
 }
 
 export function createSharedReads(settings: Partial<ReuseSettings> = {}): SharedReads {
@@ -199,9 +225,10 @@ export function createSharedReads(settings: Partial<ReuseSettings> = {}): Shared
       const until = now + (settled ? s.closedMs : closed ? s.recentMs : s.openMs)
       const old = answers.get(id)
       if (old) drop(id, old)
-      const size = approximateBytes(value) + 2 * id.length
-      if (size > s.maxBytes / 8 || until <= now) return
-      answers.set(id, { value, until, bytes: size })
+      if (until <= now) return
+      const size = sizeWithin(value, s.maxBytes / 32 - 2 * id.length) + 2 * id.length
+      if (size > s.maxBytes / 32) return
+      answers.set(id, { value: copyJson(value), until, bytes: size })
       bytes += size
       while (bytes > s.maxBytes) {
         const [oldest, kept] = answers.entries().next().value!

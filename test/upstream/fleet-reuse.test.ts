@@ -41,6 +41,18 @@ describe('answers shared across callers', () => {
     expect(sim.stats().graphqlRequests - before).toBe(2)
   })
 
+  it('shares nothing with SHARED_ANSWERS=false: each key sends its own request', async () => {
+    const { get, sim } = harness({ SHARED_ANSWERS: 'false' })
+    for (const k of [a!, other])
+      expect((await get(data(minutesAgo(60), minutesAgo(40)), { key: k.key })).status).toBe(200)
+    const before = sim.stats().graphqlRequests
+    const first = await get(data(minutesAgo(20), minutesAgo(10)), { key: a!.key })
+    const second = await get(data(minutesAgo(20), minutesAgo(10)), { key: other.key })
+    expect([first.status, second.status]).toEqual([200, 200])
+    expect(await second.json()).toEqual(await first.json())
+    expect(sim.stats().graphqlRequests - before).toBe(2)
+  })
+
   it('never gives the answer to a key that cannot read the account: it asks itself and gets 404', async () => {
     const { get, sim } = harness()
     const window = data(minutesAgo(20), minutesAgo(10))

@@ -61,4 +61,15 @@ describe('createSharedReads', () => {
     expect(r.get('settled', t + 3_599_999)).toBe(1)
     expect(r.get('settled', t + 3_600_000)).toBeUndefined()
   })
+
+  it('keeps no answer over a 32nd of maxBytes, and keeps a copy of what it keeps', () => {
+    const r = createSharedReads({ maxBytes: 32 * 1000 })
+    const vars = { accountId: 7, nrql: metric(t - 30_000) }
+    r.set('big', { rows: Array.from({ length: 100 }, (_, i) => ({ n: i })) }, vars, t)
+    expect(r.get('big', t)).toBeUndefined()
+    const small = { rows: [1] }
+    r.set('small', small, vars, t)
+    small.rows.push(2) // the caller reshapes its answer: the kept one stays as NerdGraph sent it
+    expect(r.get('small', t)).toEqual({ rows: [1] })
+  })
 })
