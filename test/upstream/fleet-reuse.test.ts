@@ -22,35 +22,34 @@ const data = (from: number, to: number) =>
   `/v2/applications/${appId}/metrics/data.json?names[]=HttpDispatcher&values[]=call_count` +
   `&summarize=true&from=${iso(from)}&to=${iso(to)}`
 
+/** Each of two keys of one account reads it once on its own (NerdGraph answering it is what lets a
+ * key share), then both read the same closed minutes, one after the other: equal answers, and the
+ * NerdGraph requests those two reads cost. */
+async function sameMinutesTwice(h: ReturnType<typeof harness>) {
+  for (const k of [a!, other])
+    expect((await h.get(data(minutesAgo(60), minutesAgo(40)), { key: k.key })).status).toBe(200)
+  const before = h.sim.stats().graphqlRequests
+  const first = await h.get(data(minutesAgo(20), minutesAgo(10)), { key: a!.key })
+  const second = await h.get(data(minutesAgo(20), minutesAgo(10)), { key: other.key })
+  expect([first.status, second.status]).toEqual([200, 200])
+  expect(await second.json()).toEqual(await first.json())
+  return { before, sent: h.sim.stats().graphqlRequests - before }
+}
+
 describe('answers shared across callers', () => {
   it('gives two keys of one account one NerdGraph request for the same closed minutes', async () => {
-    const { get, sim } = harness()
-    // Each key reads the account once on its own: NerdGraph answering it is what lets it share.
-    for (const k of [a!, other])
-      expect((await get(data(minutesAgo(60), minutesAgo(40)), { key: k.key })).status).toBe(200)
-    const before = sim.stats().graphqlRequests
-    const first = await get(data(minutesAgo(20), minutesAgo(10)), { key: a!.key })
-    const second = await get(data(minutesAgo(20), minutesAgo(10)), { key: other.key })
-    expect([first.status, second.status]).toEqual([200, 200])
-    expect(await second.json()).toEqual(await first.json())
-    expect(sim.stats().graphqlRequests - before).toBe(1)
+    const h = harness()
+    const { before, sent } = await sameMinutesTwice(h)
+    expect(sent).toBe(1)
     // in flight at once: one request too
     const window = data(minutesAgo(30), minutesAgo(25))
-    const both = await Promise.all([a!, other].map((k) => get(window, { key: k.key })))
+    const both = await Promise.all([a!, other].map((k) => h.get(window, { key: k.key })))
     expect(both.map((r) => r.status)).toEqual([200, 200])
-    expect(sim.stats().graphqlRequests - before).toBe(2)
+    expect(h.sim.stats().graphqlRequests - before).toBe(2)
   })
 
   it('shares nothing with SHARED_ANSWERS=false: each key sends its own request', async () => {
-    const { get, sim } = harness({ SHARED_ANSWERS: 'false' })
-    for (const k of [a!, other])
-      expect((await get(data(minutesAgo(60), minutesAgo(40)), { key: k.key })).status).toBe(200)
-    const before = sim.stats().graphqlRequests
-    const first = await get(data(minutesAgo(20), minutesAgo(10)), { key: a!.key })
-    const second = await get(data(minutesAgo(20), minutesAgo(10)), { key: other.key })
-    expect([first.status, second.status]).toEqual([200, 200])
-    expect(await second.json()).toEqual(await first.json())
-    expect(sim.stats().graphqlRequests - before).toBe(2)
+    expect((await sameMinutesTwice(harness({ SHARED_ANSWERS: 'false' }))).sent).toBe(2)
   })
 
   it('never gives the answer to a key that cannot read the account: it asks itself and gets 404', async () => {
