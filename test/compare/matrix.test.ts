@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { main } from '../../src/cli/main'
-import { createSimulator, DEMO_KEYS } from '../../simulator'
-import { compareHarness, type Proxy } from './setup'
+import { createSimulator } from '../../simulator'
+import { compareHarness, verifyArgs, type Proxy } from './setup'
 
 type Json = Record<string, unknown> & { application?: Record<string, unknown> }
 interface V2Answer {
@@ -165,26 +165,13 @@ async function verify(urls: string[], jitter: boolean, proxy: Proxy = (r, n) => 
   const file = join(mkdtempSync(join(tmpdir(), 'matrix-')), 'calls.txt')
   writeFileSync(file, urls.join('\n'))
   const out: string[] = []
-  const code = await main(
-    [
-      'verify',
-      '--key',
-      DEMO_KEYS.all,
-      '--nerdgraph-url',
-      'http://127.0.0.1:9/graphql',
-      '--v2-url',
-      'http://127.0.0.1:9/v2',
-      '--urls',
-      file,
-    ],
-    {
-      out: (l) => out.push(l),
-      err: (l) => out.push(l),
-      env: {},
-      fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
-        proxy(new Request(input, init), (r) => sim.fetch(r))) as typeof fetch,
-    }
-  )
+  const code = await main(verifyArgs('--urls', file), {
+    out: (l) => out.push(l),
+    err: (l) => out.push(l),
+    env: {},
+    fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
+      proxy(new Request(input, init), (r) => sim.fetch(r))) as typeof fetch,
+  })
   return { code, out: out.join('\n') }
 }
 

@@ -12,6 +12,19 @@ import { DEMO_KEYS, createSimulator, type SimulatorOptions, type V2Switches } fr
 
 export { DEMO_KEYS }
 
+/** `v2bridge verify`'s arguments with the two-account demo key and upstreams no request may reach
+ * (a test's `fetch` answers them from the simulator), then `more`. */
+export const verifyArgs = (...more: string[]) => [
+  'verify',
+  '--key',
+  DEMO_KEYS.all,
+  '--nerdgraph-url',
+  'http://127.0.0.1:9/graphql',
+  '--v2-url',
+  'http://127.0.0.1:9/v2',
+  ...more,
+]
+
 export interface Sent {
   method: string
   path: string

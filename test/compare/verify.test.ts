@@ -9,8 +9,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { main } from '../../src/cli/main'
-import { createSimulator, DEMO_KEYS, type V2Switches } from '../../simulator'
+import { createSimulator, type V2Switches } from '../../simulator'
 import { known } from './known'
+import { verifyArgs } from './setup'
 
 const allowed = [...new Set(Object.values(known).flatMap((paths) => Object.keys(paths)))]
 
@@ -24,21 +25,12 @@ async function run(args: string[], v2: Partial<V2Switches> = {}, reachable = tru
   }) as typeof globalThis.fetch
   const out: string[] = []
   const err: string[] = []
-  const code = await main(
-    [
-      'verify',
-      '--key',
-      DEMO_KEYS.all,
-      '--nerdgraph-url',
-      'http://127.0.0.1:9/graphql',
-      '--v2-url',
-      'http://127.0.0.1:9/v2',
-      '--apps',
-      '2',
-      ...args,
-    ],
-    { out: (l) => out.push(l), err: (l) => err.push(l), env: {}, fetch }
-  )
+  const code = await main(verifyArgs('--apps', '2', ...args), {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    env: {},
+    fetch,
+  })
   return { code, out: out.join('\n'), err: err.join('\n') }
 }
 
