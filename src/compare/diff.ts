@@ -5,7 +5,9 @@
  * missing and extra fields, type changes, null against absent, values (numbers within their
  * tolerance), list items matched by identity and in order. An object's key order comes back as
  * `keys`, which callers count as cosmetic. Linear in the size of the answers, and bounded
- * (`compareRules.limits`). `v2` is the reference side, `bridge` the other.
+ * (`compareRules.limits`). `v2` is the reference side, `bridge` the other. The walk pauses every
+ * `limits.slice` nodes: `compareAnswersInSlices` gives the event loop its turn there, so a large
+ * answer never holds other callers' requests (issue 40: 20,000 items held the loop 0.5 s).
  */
 import { compareRules, sameTime, toleranceOf } from './rules'
 import type { Answer, Tree } from './tree'
@@ -36,27 +38,67 @@ export class TooLarge extends Error {
 
 const { answer: answerPaths, limits } = compareRules
 
-/** Where a comparison is: the differences so far and the nodes it may still visit. */
+/** Where a comparison is: the differences so far, the nodes it may still visit, and the nodes
+ * left before its next pause. */
 interface Walk {
   out: Difference[]
   nodes: number
+  slice: number
 }
 
+/** A walk that pauses (`yield`) between slices of work. */
+type Steps = Generator<void, void, void>
+
+/** `v2` against `bridge`, run to its end at once. */
 export function compareAnswers(v2: Answer, bridge: Answer): Difference[] {
-  const w: Walk = { out: [], nodes: limits.nodes }
-  const top = (p: string) => ({ path: p, at: p })
-  value(top(answerPaths.status), v2.status, bridge.status, w)
-  value(top(answerPaths.contentType), v2.contentType, bridge.contentType, w)
-  walk(top(answerPaths.link), v2.links, bridge.links, w, false)
-  if (v2.body !== undefined || bridge.body !== undefined) walk(top(''), v2.body, bridge.body, w)
+  const w = newWalk()
+  for (const _ of answerSteps(v2, bridge, w));
+  return w.out
+}
+
+/** `v2` against `bridge`, giving the event loop its turn between slices of `limits.slice` nodes. */
+export async function compareAnswersInSlices(v2: Answer, bridge: Answer): Promise<Difference[]> {
+  const w = newWalk()
+  for (const _ of answerSteps(v2, bridge, w)) await turn()
   return w.out
 }
 
 /** The differences of two trees (`order` checks key and list order). */
 export function compareTrees(v2: Tree | undefined, bridge: Tree | undefined): Difference[] {
-  const w: Walk = { out: [], nodes: limits.nodes }
-  walk({ path: '', at: '' }, v2, bridge, w)
+  const w = newWalk()
+  for (const _ of walk({ path: '', at: '' }, v2, bridge, w));
   return w.out
+}
+
+/** The event loop's turn: a macrotask, after the I/O callbacks waiting (another caller's request);
+ * `setImmediate` where the runtime has it (Node: no 1 ms timer clamp), a timer elsewhere. */
+export const turn = (): Promise<void> =>
+  new Promise((go) => (typeof setImmediate === 'function' ? setImmediate(go) : setTimeout(go, 0)))
+
+const newWalk = (): Walk => ({ out: [], nodes: limits.nodes, slice: limits.slice })
+
+function* answerSteps(v2: Answer, bridge: Answer, w: Walk): Steps {
+  const top = (p: string) => ({ path: p, at: p })
+  value(top(answerPaths.status), v2.status, bridge.status, w)
+  value(top(answerPaths.contentType), v2.contentType, bridge.contentType, w)
+  yield* walk(top(answerPaths.link), v2.links, bridge.links, w, false)
+  if (v2.body !== undefined || bridge.body !== undefined)
+    yield* walk(top(''), v2.body, bridge.body, w)
+}
+
+/** Counts `n` nodes of work against the bound; true when a pause is due. */
+function spend(w: Walk, n: number): boolean {
+  w.nodes -= n
+  if (w.nodes < 0) throw new TooLarge('too large to compare')
+  return pace(w, n)
+}
+
+/** Counts `n` steps of work on nodes already counted; true when a pause is due. */
+function pace(w: Walk, n: number): boolean {
+  w.slice -= n
+  if (w.slice > 0) return false
+  w.slice = limits.slice
+  return true
 }
 
 interface Place {
@@ -76,11 +118,14 @@ const join = (p: Place, key: string): Place => {
 const named = (p: Place): Place => ({ path: p.path || '(body)', at: p.at || '(body)' })
 
 function push(w: Walk, d: Difference) {
-  if (w.out.length < limits.differences) w.out.push(d)
+  if (!full(w)) w.out.push(d)
 }
 
-function walk(p: Place, a: Tree | undefined, b: Tree | undefined, w: Walk, order = true) {
-  if (--w.nodes < 0) throw new TooLarge('too large to compare')
+/** Whether the differences kept reached their bound (what is found past it is dropped). */
+const full = (w: Walk) => w.out.length >= limits.differences
+
+function* walk(p: Place, a: Tree | undefined, b: Tree | undefined, w: Walk, order = true): Steps {
+  if (spend(w, 1)) yield
   const [ka, kb] = [kindOf(a), kindOf(b)]
   if (ka !== kb) {
     const kind =
@@ -94,11 +139,12 @@ function walk(p: Place, a: Tree | undefined, b: Tree | undefined, w: Walk, order
             : 'missing'
           : 'type'
     push(w, { ...named(p), kind, v2: a, bridge: b })
-  } else if (ka === 'list') list(p, a as Tree[], b as Tree[], w)
+  } else if (ka === 'list') yield* list(p, a as Tree[], b as Tree[], w)
   else if (ka === 'object') {
     const [oa, ob] = [a as Record<string, Tree>, b as Record<string, Tree>]
-    for (const k of Object.keys(oa)) walk(join(p, k), oa[k], ob[k], w, order)
-    for (const k of Object.keys(ob)) if (!(k in oa)) walk(join(p, k), undefined, ob[k], w, order)
+    for (const k of Object.keys(oa)) yield* walk(join(p, k), oa[k], ob[k], w, order)
+    for (const k of Object.keys(ob))
+      if (!(k in oa)) yield* walk(join(p, k), undefined, ob[k], w, order)
     // Key order: cosmetic (JSON objects are unordered, RFC 8259 §4).
     if (order && !sameOrder(Object.keys(oa), Object.keys(ob)))
       push(w, { ...named(p), kind: 'keys' })
@@ -142,32 +188,38 @@ function identity(item: Tree, index: number): string {
 /** Identity → item, a repeated identity numbered by its occurrence (`id:1~2`): one pass, one
  * counter per identity. `~n` after an identity is never an identity of its own: each ends with
  * a JSON value or an index. */
-function keyed(items: readonly Tree[]): Map<string, Tree> {
-  const map = new Map<string, Tree>()
+function* keyed(items: readonly Tree[], map: Map<string, Tree>, w: Walk): Steps {
   const seen = new Map<string, number>()
-  items.forEach((item, i) => {
-    const id = identity(item, i)
+  for (let i = 0; i < items.length; i++) {
+    if (spend(w, 1)) yield
+    const id = identity(items[i]!, i)
     const n = (seen.get(id) ?? 0) + 1
     seen.set(id, n)
-    map.set(n === 1 ? id : `${id}~${n}`, item)
-  })
-  return map
+    map.set(n === 1 ? id : `${id}~${n}`, items[i]!)
+  }
 }
 
 /** Items matched by identity; the same items in another order differ (`order`): v2's lists have
  * an order clients page by. */
-function list(p: Place, a: Tree[], b: Tree[], w: Walk) {
-  w.nodes -= a.length + b.length
-  if (w.nodes < 0) throw new TooLarge('too large to compare')
+function* list(p: Place, a: Tree[], b: Tree[], w: Walk): Steps {
   const path = `${p.path}[]`
   const item = (k: string): Place => ({ path, at: `${p.at}[${k}]` })
-  const [ma, mb] = [keyed(a), keyed(b)]
+  const [ma, mb] = [new Map<string, Tree>(), new Map<string, Tree>()]
+  yield* keyed(a, ma, w)
+  yield* keyed(b, mb, w)
   for (const [k, v] of ma) {
-    if (mb.has(k)) walk(item(k), v, mb.get(k), w)
-    else push(w, { ...item(k), kind: 'missing', v2: shown(k, v) })
+    if (mb.has(k)) yield* walk(item(k), v, mb.get(k), w)
+    else {
+      if (pace(w, 1)) yield
+      if (!full(w)) push(w, { ...item(k), kind: 'missing', v2: shown(k, v) })
+    }
   }
-  for (const [k, v] of mb)
-    if (!ma.has(k)) push(w, { ...item(k), kind: 'extra', bridge: shown(k, v) })
+  for (const [k, v] of mb) {
+    if (ma.has(k)) continue
+    if (pace(w, 1)) yield
+    if (!full(w)) push(w, { ...item(k), kind: 'extra', bridge: shown(k, v) })
+  }
+  if (pace(w, ma.size + mb.size)) yield
   if (!sameOrder([...ma.keys()], [...mb.keys()])) push(w, { path, at: `${p.at}[]`, kind: 'order' })
 }
 

@@ -13,7 +13,7 @@ import type { Context } from 'hono'
 import type { Env } from '../http/env'
 import { bytesResponse, renderedBytes } from '../http/respond'
 import { requestLine, type RequestLogLine } from '../core/request-log'
-import { compareAnswers, TooLarge } from './diff'
+import { compareAnswersInSlices as compareAnswers, TooLarge, turn } from './diff'
 import { documentedRow } from './documented'
 import {
   byPlace,
@@ -139,7 +139,7 @@ export class Comparer {
     mine.calls.set(key, n + 1)
     const { first, every, reads: learning, most, paths } = compareRules.noise
     try {
-      const all = compareAnswers(a, b)
+      const all = await compareAnswers(a, b)
       const reads: ReturnType<typeof byPlace>[] = []
       const spreads: Spreads = new Map()
       const readAgain = async () => {
@@ -148,8 +148,11 @@ export class Comparer {
           // Another status than the first read's (a 429 or 5xx after a 200) says nothing of noise:
           // its body shares no item with either answer, so it would seem to agree with any text.
           if (r.status !== a.status) return false
-          mine.paths += learnNoise(bands, compareAnswers(a, r), paths - mine.paths, spreads)
-          reads.push(byPlace(compareAnswers(r, b)))
+          const moved = await compareAnswers(a, r)
+          mine.paths += learnNoise(bands, moved, paths - mine.paths, spreads)
+          const against = await compareAnswers(r, b)
+          await turn()
+          reads.push(byPlace(against))
           return true
         } catch {
           return false // a failed read teaches nothing
@@ -164,8 +167,10 @@ export class Comparer {
         (reads.length + 1 < learning ||
           sorted.differences.some((d) => mayBeNoise(d, bands, numbersMoved(spreads)))) &&
         (await readAgain())
-      )
+      ) {
+        await turn() // up to `differences` × `most` lookups: the loop's turn first
         sorted = sortDifferences(all, bands, reads, numbersMoved(spreads))
+      }
       return outcomeOf(op, 'equal', sorted, bands)
     } catch (err) {
       if (err instanceof TooLarge) return outcomeOf(op, 'skipped')

@@ -41,8 +41,9 @@ export const compareRules = {
    * Bands hold at most `paths` item paths per key, for at most `keys` keys (the least recently
    * seen key goes first). */
   noise: { first: 10, every: 10, reads: 3, most: 10, factor: 3, paths: 2_000, keys: 256 },
-  /** Work per comparison: tree nodes walked, differences kept, characters of an item identity. */
-  limits: { nodes: 1_000_000, differences: 1_000, identity: 96 },
+  /** Work per comparison: tree nodes walked, differences kept, characters of an item identity;
+   * `slice`: nodes walked between two pauses of a comparison (a few milliseconds of work). */
+  limits: { nodes: 1_000_000, differences: 1_000, identity: 96, slice: 1_024 },
   /** Per differing path: how many example values are kept, and how long each may be. */
   examples: { count: 3, length: 80 },
 } as const

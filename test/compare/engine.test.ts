@@ -28,6 +28,20 @@ describe('work per comparison', () => {
     ])
   })
 
+  it('gives the event loop its turn while it compares a list of 20,000 items', async () => {
+    // What a hostile v2 answered in `npm run bench:hostile`: walked at once, it held every other
+    // request of the process for about half a second.
+    const same = { applications: Array.from({ length: 20_000 }, () => ({ id: 1, name: 'Same' })) }
+    const mine = { applications: [{ id: 2, name: 'Mine' }] }
+    let turns = 0
+    const tick = setInterval(() => turns++, 0)
+    const o = await new Comparer().compare(op, json(same), json(mine), () => json(same), 'k')
+    clearInterval(tick)
+    expect(o.result).toBe('differing')
+    // 2 × 20,001 identities and 20,000 items of 3 nodes compared with v2 itself, per read.
+    expect(turns).toBeGreaterThan(20)
+  })
+
   it('skips an answer past its node bound instead of walking it', async () => {
     const big = { a: Array.from({ length: compareRules.limits.nodes + 1 }, (_, i) => i) }
     const o = await new Comparer().compare(op, json(big), json(big), () => json(big), 'k')
