@@ -53,6 +53,11 @@ const isJson = (contentType: string | null) => {
 }
 
 /** The execution result of a body, or an Error when it is not one. */
+/** At most this much of an answer that is not a 2xx JSON is read: GraphQL errors or a proxy's
+ * page. Reading a hostile endless 500 to the full `maxBytes` cost tens of milliseconds of decoding
+ * per call on the main thread (issue 40, `npm run bench:hostile`). */
+export const otherMaxBytes = 1024 * 1024
+
 function resultOf(body: string, contentType: string | null): Error | Record<string, unknown> {
   try {
     return checked(isJson(contentType) ? JSON.parse(body) : body)
@@ -119,13 +124,17 @@ export class GraphQLClient {
     const type = res.headers.get('content-type')
     // A JSON answer of a 2xx is parsed as its body is read (on Node, chunk by chunk:
     // src/node/transport.ts), never held as text; `body` is then empty. Any other is read as text.
-    // Both within `maxBytes`: an answer past it rejects (AnswerTooLarge), whatever its status.
+    // Both within `maxBytes`, any other within `otherMaxBytes` (it is read for its errors or
+    // status only): an answer past it rejects (AnswerTooLarge), whatever its status.
     const maxBytes = this.options.maxBytes ?? Infinity
     let body = ''
     let result: Error | Record<string, unknown>
     if (res.ok && isJson(type))
       result = await readAnswer(res, 'json', maxBytes).then(checked, (err: unknown) => err as Error)
-    else result = resultOf((body = await readAnswer(res, 'text', maxBytes)), type)
+    else {
+      body = await readAnswer(res, 'text', Math.min(maxBytes, otherMaxBytes))
+      result = resultOf(body, type)
+    }
     const base = { status: res.status, headers: res.headers, body }
     if (!res.ok) {
       const answer = result instanceof Error ? base : { ...result, ...base }

@@ -60,6 +60,11 @@ describe('an upstream answer past UPSTREAM_MAX_BYTES', () => {
       expect(res.status).toBe(502)
       expect(await res.json()).toEqual(tooLarge)
       expect(upstream.calls.filter(graphql)).toHaveLength(1)
+      if (hostility === hugeString) continue
+      // A page that is not a JSON 2xx is read for its errors only: within `otherMaxBytes`, not
+      // the 32 MiB of an answer (what the socket buffers add is well under 8 MiB).
+      await expect.poll(() => upstream.written.length).toBe(1)
+      expect(upstream.written[0]).toBeLessThan(8 * 2 ** 20)
     }
   })
 
