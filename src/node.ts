@@ -84,9 +84,11 @@ export function startServer(
           else res.once('close', job)
         },
       })
-      // A body past its cap is not read to its end to keep the connection: 413 closes it (RFC 9110
-      // §15.5.14 lets the server close), so a client cannot make Node drain gigabytes after the answer.
-      if (res.status === 413) (env.outgoing as ServerResponse).shouldKeepAlive = false
+      // A body past its cap, or any body still arriving when the answer is ready (a made-up key
+      // refused first), is not read to its end to keep the connection: the answer closes it (RFC
+      // 9112 §9.6 lets the server close), so a client cannot make Node drain gigabytes after it.
+      if (res.status === 413 || !incoming.complete)
+        (env.outgoing as ServerResponse).shouldKeepAlive = false
       return res
     }
     const server = serve(

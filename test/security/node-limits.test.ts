@@ -75,6 +75,23 @@ describe('bodies on the Node entry', () => {
     req.destroy()
   })
 
+  it('closes the connection after answering a request whose body is still arriving', async () => {
+    // A made-up key is refused before the body is read; keeping the connection would make Node
+    // read the rest to discard it: 100 MiB of it held a core in `npm run bench:hostile`.
+    const { req, response } = open('POST', '/v2/applications.json', {
+      'X-Api-Key': 'NRAK-MADEUP-0000000000000000000',
+      'Content-Type': 'text/plain',
+      'Transfer-Encoding': 'chunked',
+    })
+    req.write('a'.repeat(16 * 1024))
+    const res = await response
+    expect(res.status).toBe(401)
+    expect(res.res.headers['connection']).toBe('close')
+    await waitFor(() => req.socket?.destroyed === true || req.socket?.readyState === 'readOnly')
+    expect(req.writableEnded).toBe(false)
+    req.destroy()
+  })
+
   it('reads a chunked GET body without Content-Length like any other GET body', async () => {
     // curl -H 'Transfer-Encoding: chunked' --data-binary @- -X GET …: the form arrives in chunks.
     const { req, response } = open('GET', '/v2/applications.json', {
