@@ -26,6 +26,7 @@ import {
 } from '../upstream/retry'
 import { parseRetryAfter } from '../upstream/fault'
 import { OverloadError, type UpstreamLimits } from '../upstream/limits'
+import { Abort, asSignal, initFor } from '../upstream/abort'
 import { AnswerTooLarge, defaultAnswerMaxBytes, readAnswer } from '../upstream/answer-body'
 import { unconfirmed } from '../upstream/nerdgraph'
 
@@ -137,7 +138,7 @@ export async function forward(
   let lastKind: FaultKind | undefined
 
   const attempt = async (remainingMs: number): Promise<Response> => {
-    const controller = new AbortController()
+    const controller = new Abort()
     let timer: ReturnType<typeof setTimeout> | undefined
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -152,14 +153,17 @@ export async function forward(
     const sentAt = clock.now()
     try {
       return await Promise.race([
-        options.limits.slot(options.partition, controller.signal, async () => {
+        options.limits.slot(options.partition, controller, async () => {
           const init: RequestInit = { method: req.method, headers, redirect: 'manual' }
           if (body !== undefined) init.body = body
           let res: Response
           try {
-            res = await fetchImpl(target, { ...init, signal: controller.signal })
+            res = await fetchImpl(
+              target,
+              initFor(fetchImpl, { ...init, signal: asSignal(controller) })
+            )
           } catch (err) {
-            throw controller.signal.aborted ? controller.signal.reason : faultOf('network', err)
+            throw controller.aborted ? controller.reason : faultOf('network', err)
           }
           const bytes = await readAnswer(res, 'bytes', maxBytes)
           return settle(res, bytes, (h) => onOrigin(h, options))

@@ -15,6 +15,7 @@ import https from 'node:https'
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import { JsonReader } from './json-reader'
+import { initFor, takesAbort } from '../upstream/abort'
 import {
   AnswerTooLarge,
   boundedRead,
@@ -177,7 +178,7 @@ export function nodeTransport(
   const send = (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const body = init.body ?? ''
     if (input instanceof Request || (typeof body !== 'string' && !(body instanceof Uint8Array))) {
-      return fallback(input, init)
+      return fallback(input, initFor(fallback, init))
     }
     // NerdGraph's URL is the same on every call: parsed once, not per call.
     if (typeof input === 'string' && input !== last.input) last = { input, url: new URL(input) }
@@ -242,7 +243,8 @@ export function nodeTransport(
       request.end(body)
     })
   }
-  return send as typeof fetch
+  // `init.signal` is read only for `aborted`, `reason` and its `abort` listener: an Abort will do.
+  return Object.assign(send, { [takesAbort]: true }) as typeof fetch
 }
 
 /** Request headers as node:http takes them: lower-case names. */

@@ -7,6 +7,7 @@
  * their time budget, and identical in-flight reads share one upstream request.
  * Plain promises and maps: it runs unchanged in workerd.
  */
+import type { AbortLike } from './abort'
 
 export interface LimitSettings {
   /** Upstream requests in flight per key (NerdGraph's per-user guarantee). */
@@ -40,7 +41,7 @@ interface Lane {
 export interface UpstreamLimits {
   /** Runs `fn` once the key has a free slot. The slot is returned when `fn` settles or `signal`
    * aborts; an abort while waiting leaves the queue and rejects with the signal's reason. */
-  slot<T>(partition: string, signal: AbortSignal, fn: () => Promise<T>): Promise<T>
+  slot<T>(partition: string, signal: AbortLike, fn: () => Promise<T>): Promise<T>
   /** The lane of a key's NerdGraph requests: its user's once known, else the key's own. */
   lane(partition: string): string
   /** Records the user NerdGraph answered for the key of `partition` (only from an accepted key). */
@@ -65,7 +66,7 @@ export function createUpstreamLimits(settings: Partial<LimitSettings> = {}): Ups
     if (lane.inFlight === 0) lanes.delete(partition)
   }
 
-  const acquire = (partition: string, signal: AbortSignal): Promise<Lane> => {
+  const acquire = (partition: string, signal: AbortLike): Promise<Lane> => {
     signal.throwIfAborted()
     let lane = lanes.get(partition)
     if (!lane) {

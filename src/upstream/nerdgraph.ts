@@ -29,6 +29,7 @@ import {
 } from './fault'
 import { createUpstreamLimits, OverloadError, type UpstreamLimits } from './limits'
 import { AnswerTooLarge, defaultAnswerMaxBytes } from './answer-body'
+import { Abort, initFor } from './abort'
 import { copyJson } from './json-copy'
 import { withRequestedFields } from './answer-shape'
 import { accessDocument, createSharedReads, type AccessData, type SharedReads } from './reuse'
@@ -129,7 +130,7 @@ export function createUpstream(
   const client = new GraphQLClient(options.endpoint, {
     fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
       try {
-        return await fetchImpl(input, init)
+        return await fetchImpl(input, init && initFor(fetchImpl, init))
       } catch (err) {
         const signal = init?.signal
         throw signal?.aborted ? signal.reason : new FetchFailed('fetch failed', { cause: err })
@@ -153,7 +154,7 @@ export function createUpstream(
 
     /** One POST within `remainingMs`, holding one of the key's slots while it runs. */
     async function attempt<T>(body: Body, partial: PartialErrorPolicy, remainingMs: number) {
-      const controller = new AbortController()
+      const controller = new Abort()
       let sentAt: number | undefined
       let timer: ReturnType<typeof setTimeout> | undefined
       try {
@@ -169,7 +170,7 @@ export function createUpstream(
               Math.max(0, remainingMs)
             )
             limits
-              .slot(limits.lane(caller.partition), controller.signal, () => {
+              .slot(limits.lane(caller.partition), controller, () => {
                 sentAt = clock.now()
                 const { query, variables, json } = body
                 return client.rawRequest<T>({
@@ -177,7 +178,7 @@ export function createUpstream(
                   variables,
                   json,
                   requestHeaders,
-                  signal: controller.signal,
+                  signal: controller,
                 })
               })
               .then(resolve, reject)

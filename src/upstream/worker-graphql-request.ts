@@ -12,6 +12,7 @@
  * About 8 KiB of the Worker, minified, that the Worker's size budget (scripts/size.sh) needs.
  */
 
+import type { AbortLike } from './abort'
 import { readAnswer } from './answer-body'
 
 /** A tagged template that returns the document as written (graphql-request's `gql`). */
@@ -101,7 +102,7 @@ export class GraphQLClient {
           query: string
           variables?: Record<string, unknown>
           requestHeaders?: Record<string, string>
-          signal?: AbortSignal
+          signal?: AbortLike
           /** The body already serialised, `JSON.stringify({ query, variables })`: v2bridge's own
            * addition, so the client that keys coalescing by it does not serialise it twice. */
           json?: string
@@ -119,7 +120,8 @@ export class GraphQLClient {
       },
       body: json ?? JSON.stringify({ query, variables }),
     }
-    if (signal) init.signal = signal
+    // An Abort stays one until the fetch: src/upstream/nerdgraph.ts makes it real where needed.
+    if (signal) init.signal = signal as AbortSignal
     const res = await (this.options.fetch ?? fetch)(this.url, init)
     const type = res.headers.get('content-type')
     // A JSON answer of a 2xx is parsed as its body is read (on Node, chunk by chunk:
