@@ -93,6 +93,17 @@ describe('answers read from the table', () => {
     expect(route('GET', '/v2/nothing')).toEqual({ row: undefined, allowed: [] })
   })
 
+  it('keeps a bounded number of matches, frozen, and matches the same after thousands of paths', () => {
+    const first = route('GET', '/v2/applications/7/hosts/8.json')
+    expect(route('GET', '/v2/applications/7/hosts/8.json')).toBe(first)
+    expect(Object.isFrozen(first) && Object.isFrozen(first.allowed)).toBe(true)
+    for (let id = 0; id < 5000; id++) route('GET', `/v2/applications/${id}.json`)
+    const again = route('GET', '/v2/applications/7/hosts/8.json')
+    expect(again).not.toBe(first) // dropped past the bound, matched anew
+    expect(again).toEqual(first)
+    expect(route('PUT', '/v2/applications/4999.json').row?.summary).toBe('Update application')
+  })
+
   it('answers 410 with the replacement for a retired operation, in JSON and XML', async () => {
     const { get, sim } = harness()
     const res = await get('/v2/plugins.json')

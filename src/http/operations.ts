@@ -32,16 +32,35 @@ export function operationRouter(rows: readonly OperationRow[] = operations): Ope
     router.add('ALL', routePattern(row.path), [row.method, row])
     if (readsByPost(row, creates)) router.add('ALL', routePattern(row.path), ['POST', row])
   }
-  return (method, path) => {
+  const match = (method: string, path: string): Matched => {
     const hits = router.match('ALL', path)[0].map(([[m, row]]) => [m, row] as const)
     const methods = new Set(hits.map(([m]) => m))
     if (methods.has('GET')) methods.add('HEAD')
     const wanted = method === 'HEAD' ? 'GET' : method
     const row = hits.find(([m]) => m === wanted)?.[1]
     const template = hits[0]?.[1].path
-    return { row, allowed: [...methods].sort(), ...(template ? { path: template } : {}) }
+    return Object.freeze({
+      row,
+      allowed: Object.freeze([...methods].sort()) as string[],
+      ...(template ? { path: template } : {}),
+    })
+  }
+  // The same paths come again and again (an exporter reads the same applications every minute):
+  // the last `remembered` answers are kept, the oldest dropped first. Frozen: shared by requests.
+  const known = new Map<string, Matched>()
+  return (method, path) => {
+    const key = `${method} ${path}`
+    let matched = known.get(key)
+    if (matched) return matched
+    matched = match(method, path)
+    if (known.size >= remembered) known.delete(known.keys().next().value!)
+    known.set(key, matched)
+    return matched
   }
 }
+
+/** Paths whose match is kept: a bound on memory, whatever paths callers send. */
+const remembered = 1024
 
 /** The error a row that v2bridge does not translate answers with, or undefined for a served row. */
 export function untranslatedAnswer(row: OperationRow, forwarding: boolean): V2Error | undefined {
