@@ -9,7 +9,7 @@
  * seconds (New Relic docs "Details on APM real-time streaming"; every minute for older agents), so
  * the newest event stands for the last report [INFERRED]. Rejected: the timeslices' own `timestamp`
  * (one-minute rows) and entity fields (above). Where the last minute of timeslices has no event (no
- * transactions, or transaction events turned off), the minute's end stands for it, as before.
+ * transactions, or transaction events turned off), that minute's start stands for it (below).
  */
 import { quoteList } from '../core/nrql'
 import { facetedRows, type FacetedNrql } from '../upstream/nrql-rows'
@@ -50,19 +50,16 @@ export function lastEventsFrom(field: FacetedNrql | null | undefined): Map<numbe
 /**
  * Pure: the epoch ms v2 shows as `last_reported_at`, to the second. `minute` is the start of the
  * newest timeslice minute (`max(timestamp) FROM Metric`), `event` the newest `Transaction` event.
- * An event in or after that minute is the report; else the minute's end, when its timeslices were
- * sent (the agent harvests once a minute: New Relic docs "Monitor short-lived .NET processes").
+ * An event in or after that minute is the report. Else the minute's start: the agent harvests once
+ * a minute (New Relic docs "Monitor short-lived .NET processes"), so v2 shows a report in that
+ * minute, or, read just before the next harvest, the one a minute earlier; the start is under a
+ * minute from either [INFERRED: which minute NRDB files a harvest under is not public].
  * @example lastReportedAt(Date.UTC(2026, 0, 1, 9, 9), Date.UTC(2026, 0, 1, 9, 9, 10, 450)) // 09:09:10
  */
 export function lastReportedAt(
   minute: number | undefined,
   event: number | undefined
 ): number | undefined {
-  const at =
-    event !== undefined && (minute === undefined || event >= minute)
-      ? event
-      : minute === undefined
-        ? undefined
-        : minute + 60_000
+  const at = event !== undefined && (minute === undefined || event >= minute) ? event : minute
   return at === undefined ? undefined : Math.floor(at / 1000) * 1000
 }

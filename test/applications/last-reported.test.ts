@@ -16,9 +16,9 @@ describe('lastReportedAt', () => {
     expect(lastReportedAt(m, m + 75_999)).toBe(m + 75_000)
     expect(lastReportedAt(undefined, m + 10_450)).toBe(m + 10_000)
   })
-  it("falls back to the minute's end without an event in that minute", () => {
-    expect(lastReportedAt(m, undefined)).toBe(m + minute)
-    expect(lastReportedAt(m, m - 5_000)).toBe(m + minute)
+  it("falls back to the minute's start without an event in that minute", () => {
+    expect(lastReportedAt(m, undefined)).toBe(m)
+    expect(lastReportedAt(m, m - 5_000)).toBe(m)
     expect(lastReportedAt(undefined, undefined)).toBeUndefined()
   })
 })
@@ -78,7 +78,7 @@ describe('GET /v2/applications last_reported_at (simulator)', () => {
       )
   })
 
-  it('is the end of the last timeslice minute when that minute had no transaction', async () => {
+  it('is the start of the last timeslice minute when that minute had no transaction', async () => {
     // an application with idle minutes (simulator/data/apm/timeslices.ts): a minute with none after
     // one with calls, in the hour before the dataset's clock
     const h0 = harness()
@@ -104,6 +104,6 @@ describe('GET /v2/applications last_reported_at (simulator)', () => {
     const h = harness({ ACCOUNT_ID: '1000001' }, { now: () => now })
     const shown = await h.get(`/v2/applications/${app.id}.json`)
     const record = ((await shown.json()) as { application: Record<string, unknown> }).application
-    expect(record['last_reported_at']).toBe(iso(last + minute))
+    expect(record['last_reported_at']).toBe(iso(last))
   })
 })

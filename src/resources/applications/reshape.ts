@@ -73,7 +73,7 @@ export function toV2Application(
     health_status: healthStatus(e),
     reporting,
   }
-  // Omitted when not reporting (D-health); to the second from the newest event, else the end of
+  // Omitted when not reporting (D-health); to the second from the newest event, else the start of
   // the last timeslice minute (src/entities/last-report.ts)
   const last = lastReportedAt(topology.lastReported, lastEvent)
   if (reporting && last !== undefined) record['last_reported_at'] = formatTime(last)

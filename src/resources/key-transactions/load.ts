@@ -105,9 +105,10 @@ function lastReportedQueries(
   return accounts.flatMap((account) => {
     const ofAccount = entities.filter((e) => e.accountId === account)
     const guids = [...new Set(ofAccount.map((e) => apps(e.guid)!))]
+    const ids = guids.flatMap(appIdOf)
     return [
       { account, nrql: lastReportedNrql(guids, until) },
-      { account, nrql: lastEventNrql(guids.flatMap(appIdOf), until) },
+      ...(ids.length ? [{ account, nrql: lastEventNrql(ids, until) }] : []),
     ]
   })
 }
@@ -247,7 +248,8 @@ export async function listKeyTransactions(c: Context<Env>) {
 export async function showKeyTransaction(c: Context<Env>) {
   const kt = await resolveEntity(c, keyTransactionKind)
   const window = summaryWindow(Date.now())
-  const known = appOf(c)(kt.guid)
+  const parent = appOf(c)(kt.guid)
+  const known = parent !== undefined && appIdOf(parent).length ? parent : undefined
   const { data } = await queryEntity<ShowKeyTransactionData>(
     c,
     keyTransactionKind,
