@@ -20,7 +20,8 @@ const application = {
   health_status:
     'entity.alertSeverity (NOT_ALERTING → green, WARNING → orange, CRITICAL → red; not reporting → gray)',
   reporting: 'entity.reporting',
-  last_reported_at: "NRQL max(timestamp) FROM Metric of the application's members, + 1 minute",
+  last_reported_at:
+    "NRQL max(timestamp) FROM Transaction FACET appId over 10 minutes, to the second; else max(timestamp) FROM Metric of the application's members",
   'application_summary.response_time':
     'NRQL sum/count of HttpDispatcher (else OtherTransaction/all) over the last 3 whole minutes × 1000 (s → ms)',
   'application_summary.throughput':
@@ -112,7 +113,7 @@ const keyTransaction = {
   health_status: 'entity.alertSeverity, as for applications',
   reporting: 'entity.reporting',
   last_reported_at:
-    "NRQL max(timestamp) FROM Metric WHERE entity.guid IN (…) over 10 minutes, else of the application's last hour, + 1 minute",
+    "the application's: NRQL max(timestamp) FROM Transaction FACET appId over 10 minutes, to the second; else max(timestamp) FROM Metric of its last hour",
   application_summary:
     "NRQL FROM Metric WHERE entity.guid IN (…) FACET entity.guid over 10 minutes: 'calls', 'duration', 'errors', Apdex s/t/f",
   'application_summary.apdex_target': 'KeyTransactionEntity.apdexTarget',

@@ -33,6 +33,7 @@ export { ACCOUNTS, PRODUCTION, SHOWCASE, STAGING, STAGING_APPS } from './data/ca
 export { DEFAULT_SEED, decodeGuid, type Dataset, type TimesliceQuery } from './data/dataset'
 export { apmGuid } from './data/apm/applications'
 export { dataWindow } from './data/apm/metric-store'
+export { harvestOffsetMs } from './data/apm/harvest'
 export { alertsOf, type AlertsState } from './data/alerts/state'
 export type { EntityTag, SimEntity } from './data/entity'
 export type { Account, AlertSeverity, Application, Instance, Language } from './data/model'

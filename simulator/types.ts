@@ -109,6 +109,14 @@ export interface EventRow {
   attributes: Record<string, string | number>
 }
 
+/** What the simulator holds of one application's `Transaction` events: their attributes that do
+ * not change (`appId`, `appName`) and the newest event's time in [since, until), or null. */
+export interface TransactionSource {
+  accountId: number
+  attributes: Record<string, string | number>
+  newest(since: number, until: number): number | null
+}
+
 /** NRDB's result caps (New Relic docs "NRQL syntax, clauses, and functions"): `LIMIT` at most
  * 5,000 facets (`LIMIT MAX`), `uniques()` at most 10,000 values. Tests shrink them. */
 export interface NrqlLimits {
@@ -126,6 +134,9 @@ export interface NrqlContext {
   store: MetricStore
   /** The events of the named event types (`FROM Deployment`, …); none when absent. */
   events?: (eventTypes: readonly string[]) => readonly EventRow[]
+  /** The applications of an account as `FROM Transaction` reads them (nrql/transactions.ts); none
+   * when absent. */
+  transactions?: (accountId: number) => readonly TransactionSource[]
   /** Epoch ms used for relative clauses and the default window. */
   now: number
   /** Which rollup a Metric window reads; DEFAULT_RETENTION when absent. */

@@ -18,6 +18,7 @@ const emptySearch = {
       a0: {
         members: none,
         browser: none,
+        lastEvent: none,
         conditions: { nrqlConditionsSearch: { nextCursor: null, nrqlConditions: [] } },
       },
       served: { results: { nextCursor: null, entities: [] } },

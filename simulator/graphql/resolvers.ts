@@ -10,6 +10,7 @@ import { appWriteMutations } from './app-writes'
 import type { GraphContext } from './context'
 import { deploymentMutations } from './deployments'
 import { deploymentEvents } from './deployment-events'
+import { transactionSources } from '../data/apm/harvest'
 import { resourceActorFields, resourceMutations } from './resources'
 import { nrqlLimitsOf } from './nrql-caps'
 import { nrqlTimeoutMs, pace, TIMEOUT_MESSAGE } from './nrql-limits'
@@ -52,11 +53,15 @@ async function runNrqlField(accountId: number, { query, timeout }: NrqlArgs, ctx
   const { store, counter } = counting(ctx.dataset.store)
   let result
   try {
-    const events = (types: readonly string[]) => deploymentEvents(ctx.dataset, types)
+    const { dataset } = ctx
+    const events = (types: readonly string[]) => deploymentEvents(dataset, types)
+    const transactions = (id: number) =>
+      transactionSources(dataset.applications(id), dataset.window())
     result = runNrql(query, {
       accountId,
       store,
       events,
+      transactions,
       now: ctx.dataset.now(),
       retention: ctx.dataset.retention,
       limits: nrqlLimitsOf(ctx.dataset),

@@ -2,7 +2,8 @@
  * @module simulator/nrql/event-parse
  * The NRQL subset for event types other than Metric (`FROM Deployment, ChangeTrackingEvent`): raw
  * rows (`*`, attributes, `eventType()`, `a OR b` for the first non-null, `AS` aliases) or
- * `count(*)`; WHERE with `=`, `!=`, `IN`, `LIKE`, `IS [NOT] NULL`, AND, OR, NOT; SINCE, UNTIL,
+ * `count(*)`; WHERE with `=`, `!=`, `<`, `<=`, `>`, `>=`, `IN`, `LIKE`, `IS [NOT]
+ * NULL`, AND, OR, NOT; SINCE, UNTIL,
  * LIMIT. The query New Relic's docs give ("Query your change tracking data") parses.
  */
 import { NrqlError } from '../types'
@@ -23,6 +24,10 @@ export type EventCondition =
   | { type: 'in'; operand: Operand; values: (string | number)[]; negated: boolean }
   | { type: 'like'; operand: Operand; pattern: string; negated: boolean }
   | { type: 'null'; operand: Operand; negated: boolean }
+  | { type: 'order'; operand: Operand; op: OrderOp; value: string | number }
+
+/** Orderings WHERE accepts (New Relic docs "NRQL syntax, clauses, and functions", `WHERE`). */
+export type OrderOp = '<' | '<=' | '>' | '>='
 
 export interface EventQuery {
   select: EventSelect[]
@@ -103,6 +108,8 @@ function comparison(cursor: Cursor): EventCondition {
     return { type: 'in', operand: left, values: [literal(cursor)], negated }
   if (cursor.acceptPunct('!=') || cursor.acceptPunct('<>'))
     return { type: 'in', operand: left, values: [literal(cursor)], negated: true }
+  const op = (['<', '<=', '>', '>='] as const).find((o) => cursor.acceptPunct(o))
+  if (op) return { type: 'order', operand: left, op, value: literal(cursor) }
   throw cursor.unexpected('a comparison')
 }
 

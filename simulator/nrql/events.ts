@@ -17,6 +17,7 @@ import {
   type Operand,
 } from './event-parse'
 import { UNIT_MS } from './parse-time'
+import { compareValues } from './compare'
 import { timeSpecText } from './parse-time'
 
 const DEFAULT_LIMIT = 100
@@ -67,19 +68,26 @@ function like(value: string, pattern: string): boolean {
   return new RegExp(`^${escaped}$`, 's').test(value)
 }
 
-function matches(row: EventRow, c: EventCondition): boolean {
+/** The condition `c` on `row`; orderings compare numbers numerically, strings by code unit (as
+ * condition.ts does for Metric). */
+export function matches(row: EventRow, c: EventCondition): boolean {
   if (c.type === 'and') return c.conditions.every((x) => matches(row, x))
   if (c.type === 'or') return c.conditions.some((x) => matches(row, x))
   if (c.type === 'not') return !matches(row, c.condition)
   const v = valueOf(row, c.operand)
   if (c.type === 'null') return (v === undefined) !== c.negated
   if (v === undefined) return false
+  if (c.type === 'order') {
+    const d = compareValues(v, c.value)
+    return c.op === '<' ? d < 0 : c.op === '<=' ? d <= 0 : c.op === '>' ? d > 0 : d >= 0
+  }
   const hit =
     c.type === 'like' ? like(String(v), c.pattern) : c.values.some((x) => String(x) === String(v))
   return hit !== c.negated
 }
 
-const at = (spec: TimeSpec | null, now: number, otherwise: number) =>
+/** Epoch ms of a SINCE or UNTIL, `otherwise` when absent. */
+export const at = (spec: TimeSpec | null, now: number, otherwise: number) =>
   spec === null
     ? otherwise
     : spec.type === 'now'
@@ -87,6 +95,28 @@ const at = (spec: TimeSpec | null, now: number, otherwise: number) =>
       : spec.type === 'epoch'
         ? spec.ms
         : now - spec.amount * UNIT_MS[spec.unit]
+
+/** `metadata` of an event query's answer over [begin, end]. */
+export function eventMetadata(
+  eventTypes: readonly string[],
+  facets: string[] | null,
+  q: { since: TimeSpec | null; until: TimeSpec | null },
+  begin: number,
+  end: number
+) {
+  return {
+    eventTypes: [...eventTypes],
+    facets,
+    messages: [],
+    timeWindow: {
+      begin,
+      end,
+      since: q.since ? timeSpecText(q.since) : '60 MINUTES AGO',
+      until: q.until ? timeSpecText(q.until) : 'NOW',
+      compareWith: null,
+    },
+  }
+}
 
 export function evaluateEvents(query: EventQuery, ctx: NrqlContext): NrqlResult {
   const begin = at(query.since, ctx.now, ctx.now - HOUR)
@@ -96,18 +126,7 @@ export function evaluateEvents(query: EventQuery, ctx: NrqlContext): NrqlResult 
     .filter((r) => r.accountId === ctx.accountId && r.timestamp >= begin && r.timestamp <= end)
     .filter((r) => query.where === null || matches(r, query.where))
     .sort((a, b) => b.timestamp - a.timestamp)
-  const metadata = {
-    eventTypes: query.from,
-    facets: null,
-    messages: [],
-    timeWindow: {
-      begin,
-      end,
-      since: query.since ? timeSpecText(query.since) : '60 MINUTES AGO',
-      until: query.until ? timeSpecText(query.until) : 'NOW',
-      compareWith: null,
-    },
-  }
+  const metadata = eventMetadata(query.from, null, query, begin, end)
   if (query.select[0]!.type === 'count') {
     const counted = Object.fromEntries(
       query.select.map((s) => [(s as { key: string }).key, rows.length])

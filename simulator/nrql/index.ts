@@ -7,6 +7,7 @@ import { evaluate } from './evaluate'
 import { evaluateEvents, parseEventQuery } from './events'
 import { tokenize } from './lexer'
 import { parseQuery } from './parser'
+import { evaluateTransactions, parseTransactionQuery } from './transactions'
 
 export type * from './ast'
 
@@ -20,12 +21,16 @@ export function parseNrql(text: string): NrqlQuery {
   return parseQuery(text).query
 }
 
-/** The event query of `text` when its FROM names only event types of EVENT_TYPES. */
-function eventQuery(text: string) {
+/** The event type after the first FROM of `text`, with its tokens. */
+function fromType(text: string) {
   const tokens = tokenize(text)
   const from = tokens.findIndex((t) => t.kind === 'ident' && t.value.toUpperCase() === 'FROM')
-  const type = tokens[from + 1]
-  if (from < 0 || !type || !(EVENT_TYPES as readonly string[]).includes(type.value)) return null
+  return { tokens, type: from < 0 ? undefined : tokens[from + 1]?.value }
+}
+
+/** The event query of `text` when its FROM names only event types of EVENT_TYPES. */
+function eventQuery(text: string, { tokens, type }: ReturnType<typeof fromType>) {
+  if (!type || !(EVENT_TYPES as readonly string[]).includes(type)) return null
   const cursor = new Cursor(text, tokens)
   const query = parseEventQuery(cursor)
   const unknown = query.from.find((t) => !(EVENT_TYPES as readonly string[]).includes(t))
@@ -36,6 +41,9 @@ function eventQuery(text: string) {
 /** Parses and evaluates NRQL against `ctx.store` or `ctx.events`; throws NrqlError on unsupported
  * queries. */
 export function runNrql(text: string, ctx: NrqlContext): NrqlResult {
-  const events = eventQuery(text)
+  const from = fromType(text)
+  if (from.type === 'Transaction')
+    return evaluateTransactions(parseTransactionQuery(new Cursor(text, from.tokens)), ctx)
+  const events = eventQuery(text, from)
   return events ? evaluateEvents(events, ctx) : evaluate(parseQuery(text), ctx)
 }

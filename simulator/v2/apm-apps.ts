@@ -11,7 +11,7 @@ import type { Dataset } from '../data/dataset'
 import type { AlertSeverity, Application, Instance } from '../data/model'
 import { formatTime } from './apm-time'
 import { alertsOf } from '../data/alerts/state'
-import { MINUTE } from '../data/apm/timeslices'
+import { harvestOffsetMs } from '../data/apm/harvest'
 import {
   appOf,
   hostById,
@@ -147,10 +147,11 @@ function instanceOut(dataset: Dataset, app: Application, inst: Instance) {
   }
 }
 
-/** "The last time the application reported data" (v2 explorer applications.json): the agent sends a
- * minute's timeslices when that minute ends, so the last row (`lastReportedAt`, the minute's start)
- * was reported a minute after it begins. */
-export const reportedAt = (app: Application) => app.lastReportedAt + MINUTE
+/** "The last time the application reported data" (v2 explorer applications.json), to the second as
+ * v2 showed it (`2014-07-29T23:45:07+00:00`, New Relic docs "Application reporting and health status
+ * (v2)"): the agent's report of its last minute of data (`lastReportedAt`, the minute's start), which
+ * leaves at the agent's harvest second (data/apm/harvest.ts). */
+export const reportedAt = (app: Application) => app.lastReportedAt + harvestOffsetMs(app)
 
 const byName = (a: Application, b: Application) =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id

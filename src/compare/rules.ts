@@ -26,7 +26,7 @@ export const compareRules = {
   time: { from: 5_000, to: 5_000 } as Readonly<Record<string, number>>,
   /** The granularity of a time field whose value moves between two v2 reads: a time that moved is
    * allowed the largest move seen between v2's reads plus this, never more. `last_reported_at` is
-   * by the minute on v2bridge (docs/differences.md) and "accurate to within a few minutes" on v2
+   * under a minute off on v2bridge (docs/differences.md), "accurate to within a few minutes" on v2
    * (v2 API explorer, application model). Other times: a second. */
   timeGranularity: { last_reported_at: 60_000, default: 1_000 } as Readonly<Record<string, number>>,
   /** Learning noise, Diffy's way, per key and per list item: the first `first` comparisons of an

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DEMO_KEYS, harness } from '../helpers/harness'
 import { expectGolden, pretty } from '../helpers/golden'
+import { harvestOffsetMs } from '../../simulator'
+
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19) + '+00:00'
 import { expectStrictV2 } from '../helpers/strict-client'
 
 const now = Date.parse('2026-11-20T12:00:30.000Z')
@@ -84,7 +87,9 @@ describe('GET /v2/key_transactions', () => {
       transaction_name: 'CartController/checkout', // display name: test/key-transactions/fidelity.test.ts
       health_status: 'red',
       reporting: true,
-      last_reported_at: '2026-11-20T12:00:00+00:00',
+      // its application's newest Transaction event: 11:59 at the agent's harvest second
+      // (simulator/data/apm/harvest.ts), not the minute's end
+      last_reported_at: iso(kt.app.lastReportedAt + harvestOffsetMs(kt.app)),
       links: { application: 9045822 },
     })
     expect(record!.application_summary).toEqual({

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DEMO_KEYS, harness } from '../helpers/harness'
 import { expectGolden, pretty } from '../helpers/golden'
+import { harvestOffsetMs } from '../../simulator'
 import { expectStrictV2 } from '../helpers/strict-client'
 
 /** A fixed clock makes the simulator's data, and so every golden body, reproducible. */
@@ -228,11 +229,12 @@ describe('GET /v2/applications', () => {
     const { body } = await list(h, '/v2/applications.json?filter[ids]=9045822')
     const app = body.applications[0]!
     const truth = h.dataset.application(9045822)!
-    // "The last time the application reported data" (v2 explorer applications.json): the last
-    // minute of timeslices, reported when it ended
-    expect(app.last_reported_at).toBe(
-      new Date(truth.lastReportedAt + 60_000).toISOString().slice(0, 19) + '+00:00'
-    )
+    // "The last time the application reported data" (v2 explorer applications.json), to the second
+    // (D-health): its newest Transaction event, in the last minute of timeslices at the agent's
+    // harvest second (simulator/data/apm/harvest.ts), not the minute's end
+    const reported = truth.lastReportedAt + harvestOffsetMs(truth)
+    expect(app.last_reported_at).toBe(new Date(reported).toISOString().slice(0, 19) + '+00:00')
+    expect(app.last_reported_at).not.toMatch(/:00\+00:00$/)
     // a web application: response time of its web transactions (HttpDispatcher), in ms, over the
     // simulated NerdGraph apmSummary's window (its last 3 minutes, simulator/data/apm/summary.ts)
     const from = Math.floor(now / 60_000) * 60_000 - 3 * 60_000

@@ -62,12 +62,16 @@ const servedResults = `results(cursor: $servedCursor) {
 const built = new Map<string, string>()
 
 function accountAliases(n: number): { vars: string; fields: string } {
-  const vars = Array.from({ length: n }, (_, i) => `, $a${i}: Int!, $m${i}: Nrql!, $b${i}: Nrql!`)
+  const vars = Array.from(
+    { length: n },
+    (_, i) => `, $a${i}: Int!, $m${i}: Nrql!, $b${i}: Nrql!, $e${i}: Nrql!`
+  )
   const fields = Array.from(
     { length: n },
     (_, i) =>
       `a${i}: account(id: $a${i}) { members: nrql(query: $m${i}, timeout: 30) { ${nrqlFields} } ` +
-      `browser: nrql(query: $b${i}, timeout: 30) { ${nrqlFields} } ${conditionsField} }`
+      `browser: nrql(query: $b${i}, timeout: 30) { ${nrqlFields} } ` +
+      `lastEvent: nrql(query: $e${i}, timeout: 30) { ${nrqlFields} } ${conditionsField} }`
   )
   if (n === 0) return { vars: '', fields: '' }
   return {
@@ -82,7 +86,8 @@ function memo(key: string, build: () => string): string {
   return doc
 }
 
-/** entitySearch for one page, plus members and browser NRQL for `n` accounts (`$a0`, `$m0`, `$b0`…). */
+/** entitySearch for one page, plus members, browser and newest-event NRQL for `n` accounts (`$a0`,
+ * `$m0`, `$b0`, `$e0`…). */
 export function listApplicationsDocument(n: number): string {
   return memo(`list${n}`, () => {
     const a = accountAliases(n)
@@ -121,14 +126,22 @@ export const servedBrowsersDocument = gql`
   }
 `
 
-/** One application and the hosts/instances that reported in the last hour. */
+/** One application, the hosts/instances that reported in the last hour and its newest
+ * `Transaction` event (src/entities/last-report.ts). */
 export const showApplicationDocument = gql`
-  query ShowApplication($guid: EntityGuid!, $accountId: Int!, $members: Nrql!, $browser: Nrql!) {
+  query ShowApplication(
+    $guid: EntityGuid!
+    $accountId: Int!
+    $members: Nrql!
+    $browser: Nrql!
+    $lastEvent: Nrql!
+  ) {
     actor {
       entity(guid: $guid) { ${entityFields} ${servedBrowserFields} }
       account(id: $accountId) {
         members: nrql(query: $members, timeout: 30) { ${nrqlFields} }
         browser: nrql(query: $browser, timeout: 30) { ${nrqlFields} }
+        lastEvent: nrql(query: $lastEvent, timeout: 30) { ${nrqlFields} }
         ${conditionsField}
       }
     }
@@ -194,7 +207,12 @@ export interface ConditionsField {
 
 export type AccountAliases = Record<
   `a${number}`,
-  { members: NrqlField; browser: NrqlField; conditions?: ConditionsField | null } | null
+  {
+    members: NrqlField
+    browser: NrqlField
+    lastEvent?: NrqlField
+    conditions?: ConditionsField | null
+  } | null
 >
 
 export interface ServedBrowser {
@@ -227,6 +245,7 @@ export interface ShowApplicationData {
     account: {
       members: NrqlField
       browser: NrqlField
+      lastEvent?: NrqlField
       conditions?: ConditionsField | null
     } | null
   }

@@ -57,6 +57,7 @@ function insightVars(accounts: number[], now: number): Record<string, unknown> {
       [`a${i}`, a],
       [`m${i}`, q.members],
       [`b${i}`, q.browser],
+      [`e${i}`, q.lastEvent],
     ]),
     ['served', servedSearchQuery(accounts)],
   ])
@@ -85,18 +86,9 @@ async function storeInsights(
 ) {
   const served = servedByAccount(await servedBrowsers(nerdgraph, vars['served'], data.actor))
   await Promise.all(
-    accounts.map((accountId, i) => {
-      const { members, browser, conditions } = data.actor[`a${i}`] ?? {}
-      return rememberInsights(
-        c,
-        now,
-        accountId,
-        members,
-        browser,
-        served.get(accountId),
-        conditions
-      )
-    })
+    accounts.map((accountId, i) =>
+      rememberInsights(c, now, accountId, data.actor[`a${i}`] ?? {}, served.get(accountId))
+    )
   )
 }
 
@@ -161,7 +153,8 @@ async function listPage(c: Context<Env>) {
         insights?.topologies.get(e.applicationId),
         insights?.browser.get(e.applicationId),
         insights?.served.get(e.applicationId),
-        alertPolicyOf(insights?.conditions ?? [], e)
+        alertPolicyOf(insights?.conditions ?? [], e),
+        insights?.lastEvents.get(e.applicationId)
       )
     )
     rememberShown(c, e.accountId, record)

@@ -33,6 +33,7 @@ import { quoteList } from '../../core/nrql'
 import type { ConditionsField, ServedBrowser } from './documents'
 import { conditionsFrom, type TargetingCondition } from './alert-policy'
 import type { Served } from './reshape'
+import { lastEventNrql, lastEventsFrom } from '../../entities/last-report'
 
 const minute = 60 * 1000
 
@@ -54,6 +55,8 @@ export interface AccountInsights {
   served: Map<number, Served>
   /** The account's NRQL conditions, for `links.alert_policy` (alert-policy.ts). */
   conditions: TargetingCondition[]
+  /** Application ID → its newest `Transaction` event (src/entities/last-report.ts). */
+  lastEvents: Map<number, number>
 }
 
 /** The account's insights when they cover the windows of `now` (the same minute), else undefined. */
@@ -62,10 +65,11 @@ export function cachedInsights(c: Context<Env>, accountId: number, now: number) 
   return hit?.until === summaryWindow(now)[1] ? hit : undefined
 }
 
-export function insightsNrql(now: number): { members: string; browser: string } {
+export function insightsNrql(now: number): { members: string; browser: string; lastEvent: string } {
   return {
     members: membersNrql('account', membershipWindow(now)),
     browser: browserNrql('account', summaryWindow(now)),
+    lastEvent: lastEventNrql('account', membershipWindow(now)[1]),
   }
 }
 
@@ -109,37 +113,60 @@ export function topologiesFrom(rows: readonly MemberRow[]): Map<number, Topology
   return new Map([...byApp].map(([appId, appRows]) => [appId, topologyFrom(appId, appRows)]))
 }
 
+/** The first answers of `insightsNrql(now)` for one account, and its conditions. */
+export interface InsightAnswers {
+  members?: PagedNrql | null
+  browser?: PagedNrql | null
+  lastEvent?: PagedNrql | null
+  conditions?: ConditionsField | null
+}
+
 /** Remembers the account's insights from the first answers of `insightsNrql(now)`, each asked
  * again in parts first when NRDB cut it (src/upstream/nrql-pages.ts). */
 export async function rememberInsights(
   c: Context<Env>,
   now: number,
   accountId: number,
-  members: PagedNrql | null | undefined,
-  browser: PagedNrql | null | undefined,
-  served: Map<number, Served> = new Map(),
-  conditions: ConditionsField | null | undefined = undefined
+  { members, browser, lastEvent, conditions }: InsightAnswers,
+  served: Map<number, Served> = new Map()
 ): Promise<AccountInsights> {
   const send: SendNrql = (document, variables) => c.get('nerdgraph').query(document, variables)
   const window = summaryWindow(now)
+  const until = membershipWindow(now)[1]
+  const byApp = (
+    first: PagedNrql | null | undefined,
+    seen: (field: PagedNrql) => number[],
+    nrql: (clauses: string[]) => string
+  ) =>
+    completePages({
+      first,
+      cut: facetsCut,
+      seen,
+      run: (ranges) =>
+        runParts(
+          send,
+          accountId,
+          ranges.map((r) => nrql(rangeClauses('appId', r)))
+        ),
+    })
+  const allEvents = byApp(
+    lastEvent,
+    (field) => [...lastEventsFrom(field).keys()],
+    (clauses) => lastEventNrql('account', until, clauses)
+  )
   const allMembers = completeMembers(send, accountId, 'account', membershipWindow(now), members)
-  const allBrowser = completePages({
-    first: browser,
-    cut: facetsCut,
-    seen: (field) => [...browserSummariesFrom(field).keys()],
-    run: (ranges) =>
-      runParts(
-        send,
-        accountId,
-        ranges.map((r) => browserNrql('account', window, rangeClauses('appId', r)))
-      ),
-  })
+  const allBrowser = byApp(
+    browser,
+    (field) => [...browserSummariesFrom(field).keys()],
+    (clauses) => browserNrql('account', window, clauses)
+  )
   const insights = {
     until: window[1],
     topologies: topologiesFrom(memberRows(await allMembers)),
     browser: browserSummariesFrom(mergedFacets(await allBrowser)),
     served,
     conditions: conditionsFrom(conditions),
+    lastEvents: lastEventsFrom(mergedFacets(await allEvents)),
   }
   c.get('caches').of(insightsCache).set(c.get('keyHash'), String(accountId), insights)
   return insights

@@ -12,6 +12,7 @@ import {
 import { round2, round3 } from '../../core/numbers'
 import { formatTime } from '../../core/time-range'
 import type { Topology } from '../../entities/topology'
+import { lastReportedAt } from '../../entities/last-report'
 import type { BrowserSummary, WindowFigures } from './browser'
 import type { ApmApplication, ApmSummary } from './documents'
 
@@ -59,7 +60,8 @@ export function toV2Application(
   topology: Topology = emptyTopology,
   browser: BrowserSummary | undefined = undefined,
   served: Served | undefined = servedOf(e),
-  alertPolicy: number | undefined = undefined
+  alertPolicy: number | undefined = undefined,
+  lastEvent: number | undefined = undefined
 ): Record<string, unknown> {
   const reporting = e.reporting === true
   const apdexTarget = e.settings?.apdexTarget ?? 0.5
@@ -71,11 +73,10 @@ export function toV2Application(
     health_status: healthStatus(e),
     reporting,
   }
-  // Omitted when not reporting (D-health). A timeslice row covers one minute and
-  // the agent sends it at the minute's end.
-  if (reporting && topology.lastReported !== undefined) {
-    record['last_reported_at'] = formatTime(topology.lastReported + 60_000)
-  }
+  // Omitted when not reporting (D-health); to the second from the newest event, else the start of
+  // the last timeslice minute (src/entities/last-report.ts)
+  const last = lastReportedAt(topology.lastReported, lastEvent)
+  if (reporting && last !== undefined) record['last_reported_at'] = formatTime(last)
   const s = e.apmSummary
   if (reporting && s) {
     const instances = s.instanceCount ?? topology.instances.size

@@ -13,19 +13,25 @@ import { toV2Application } from './reshape'
 import { alertPolicyOf, conditionsFrom } from './alert-policy'
 import { withOwnUpdates } from './own-updates'
 import { rememberShown } from './shown'
+import { lastEventNrql, lastEventsFrom } from '../../entities/last-report'
+import { membershipWindow } from '../../entities/topology'
 
 export async function showApplication(c: Context<Env>) {
   const { data, entity, topology } = await loadApplication<ShowApplicationData>(
     c,
     showApplicationDocument,
-    (app, now) => ({ browser: browserNrql({ guid: app.guid }, summaryWindow(now)) })
+    (app, now) => ({
+      browser: browserNrql({ guid: app.guid }, summaryWindow(now)),
+      lastEvent: lastEventNrql([app.appId], membershipWindow(now)[1]),
+    })
   )
+  const lastEvent = lastEventsFrom(data.actor.account?.lastEvent).get(entity.applicationId)
   const browser = browserSummaryFrom(data.actor.account?.browser?.results[0])
   const policy = alertPolicyOf(conditionsFrom(data.actor.account?.conditions), entity)
   const application = withOwnUpdates(
     c,
     entity.accountId,
-    toV2Application(entity, topology, browser, undefined, policy)
+    toV2Application(entity, topology, browser, undefined, policy, lastEvent)
   )
   rememberShown(c, entity.accountId, application)
   return { application, links: applicationLinkTemplates }

@@ -20,12 +20,13 @@ export const listKeyTransactionsDocument = searchPageDocument('ListKeyTransactio
 /** A show: the entity, its summary and, when its application is known (`last`), when that
  * application last reported. */
 const showDocument = (last: boolean) => gql`
-  query ShowKeyTransaction($guid: EntityGuid!, $accountId: Int!, $summary: Nrql!${last ? ', $last: Nrql!' : ''}) {
+  query ShowKeyTransaction($guid: EntityGuid!, $accountId: Int!, $summary: Nrql!${last ? ', $last: Nrql!, $lastEvent: Nrql!' : ''}) {
     actor {
       entity(guid: $guid) { ${outlineFields} ${detailSelection} }
       account(id: $accountId) {
         summary: nrql(query: $summary, timeout: 30) { ${facetedNrqlFields} }
         ${last ? `last: nrql(query: $last, timeout: 30) { ${facetedNrqlFields} }` : ''}
+        ${last ? `lastEvent: nrql(query: $lastEvent, timeout: 30) { ${facetedNrqlFields} }` : ''}
       }
     }
   }
@@ -90,6 +91,6 @@ export interface ListKeyTransactionsData {
 export interface ShowKeyTransactionData {
   actor: {
     entity: (KeyTransactionOutline & KeyTransactionDetails) | null
-    account: { summary: NrqlResults; last?: NrqlResults } | null
+    account: { summary: NrqlResults; last?: NrqlResults; lastEvent?: NrqlResults } | null
   }
 }

@@ -44,6 +44,8 @@ import {
 } from './plan'
 import { keyTransactionLinkTemplates, summaryRows, toV2KeyTransaction } from './reshape'
 import { defineCache } from '../../core/cache'
+import { apmApplicationGuid, decodeGuid } from '../../core/identity'
+import { lastEventNrql, lastEventsFrom } from '../../entities/last-report'
 
 const minute = 60 * 1000
 
@@ -85,21 +87,45 @@ function summaryQueries(entities: readonly KeyTransactionOutline[], window: [num
   }))
 }
 
-/** When the applications of `entities` last reported (`apps` gives each one's application GUID),
- * one query per account. */
+/** The application ID of an application GUID, if it is one. */
+function appIdOf(guid: string): number[] {
+  const id = Number(decodeGuid(guid)?.domainId)
+  return Number.isSafeInteger(id) ? [id] : []
+}
+
+/** When the applications of `entities` last reported (`apps` gives each one's application GUID):
+ * per account, their newest timeslice minute and newest `Transaction` event
+ * (src/entities/last-report.ts). */
 function lastReportedQueries(
   entities: readonly KeyTransactionOutline[],
   apps: (guid: string) => string | undefined,
   until: number
 ): Query[] {
   const accounts = [...new Set(entities.map((e) => e.accountId))]
-  return accounts.map((account) => {
+  return accounts.flatMap((account) => {
     const ofAccount = entities.filter((e) => e.accountId === account)
-    return {
-      account,
-      nrql: lastReportedNrql([...new Set(ofAccount.map((e) => apps(e.guid)!))], until),
-    }
+    const guids = [...new Set(ofAccount.map((e) => apps(e.guid)!))]
+    const ids = guids.flatMap(appIdOf)
+    return [
+      { account, nrql: lastReportedNrql(guids, until) },
+      ...(ids.length ? [{ account, nrql: lastEventNrql(ids, until) }] : []),
+    ]
   })
+}
+
+/** Rows by GUID of one answer: `FACET entity.guid` rows (summaries, newest minutes), or a
+ * `lastEventNrql` answer's `FACET appId` rows as `{ lastEvent }` by application GUID. */
+function rowsOf(field: NrqlResults | null | undefined, accountId: number): Map<string, Row> {
+  if (field?.metadata?.facets?.[0] !== 'appId') return summaryRows(field)
+  const rows = new Map<string, Row>()
+  for (const [appId, lastEvent] of lastEventsFrom(field))
+    rows.set(apmApplicationGuid(accountId, appId), { lastEvent })
+  return rows
+}
+
+/** Lays `more` over `rows`, a GUID's fields merged. */
+function mergeRows(rows: Map<string, Row>, more: Map<string, Row>) {
+  for (const [guid, row] of more) rows.set(guid, { ...rows.get(guid), ...row })
 }
 
 /** Sends `details` and `queries` in one request; remembers the details; answers the rows by GUID. */
@@ -117,7 +143,7 @@ async function extras(c: Context<Env>, details: DetailsPart, queries: readonly Q
     )
   for (const d of detailsFrom<KeyTransactionDetails>(data.actor))
     rememberDetails(c, kind, d.guid, d)
-  return aliasRows(data.actor, queries.length)
+  return aliasRows(data.actor, queries)
 }
 
 /** The application GUID of a key transaction whose details are cached. */
@@ -148,8 +174,7 @@ async function fillCaches(
   const late = reporting.filter((e) => !early.includes(e) && apps(e.guid))
   if (late.length) {
     const none = detailsPart([], detailSelection)
-    for (const [guid, row] of await extras(c, none, lastReportedQueries(late, apps, window[1])))
-      rows.set(guid, row)
+    mergeRows(rows, await extras(c, none, lastReportedQueries(late, apps, window[1])))
   }
   for (const e of needSummary) {
     c.get('caches')
@@ -162,21 +187,25 @@ async function fillCaches(
   }
 }
 
-/** The summary row of a key transaction with its application's `lastReported`; null without both. */
+/** The summary row of a key transaction with its application's `lastReported` and `lastEvent`;
+ * null without either. */
 function withLastReported(rows: Map<string, Row>, guid: string, app: string | undefined) {
-  const lastReported = app === undefined ? undefined : rows.get(app)?.['lastReported']
+  const { lastReported, lastEvent } = (app === undefined ? undefined : rows.get(app)) ?? {}
   const row = rows.get(guid)
-  if (typeof lastReported !== 'number') return row ?? null
-  return { ...row, lastReported }
+  const last = Object.fromEntries(
+    Object.entries({ lastReported, lastEvent }).filter(([, v]) => typeof v === 'number')
+  )
+  if (Object.keys(last).length === 0) return row ?? null
+  return { ...row, ...last }
 }
 
-/** Summary rows by GUID from the `a0`, `a1`… aliases of one answer. */
-function aliasRows(actor: Record<string, unknown>, accounts: number): Map<string, Row> {
+/** Rows by GUID from the `a0`, `a1`… aliases of one answer to `queries`. */
+function aliasRows(actor: Record<string, unknown>, queries: readonly Query[]): Map<string, Row> {
   const rows = new Map<string, Row>()
-  for (let i = 0; i < accounts; i++) {
+  queries.forEach((q, i) => {
     const alias = actor[`a${i}`] as { summary: NrqlResults } | null
-    for (const [guid, row] of summaryRows(alias?.summary)) rows.set(guid, row)
-  }
+    mergeRows(rows, rowsOf(alias?.summary, q.account))
+  })
   return rows
 }
 
@@ -219,7 +248,8 @@ export async function listKeyTransactions(c: Context<Env>) {
 export async function showKeyTransaction(c: Context<Env>) {
   const kt = await resolveEntity(c, keyTransactionKind)
   const window = summaryWindow(Date.now())
-  const known = appOf(c)(kt.guid)
+  const parent = appOf(c)(kt.guid)
+  const known = parent !== undefined && appIdOf(parent).length ? parent : undefined
   const { data } = await queryEntity<ShowKeyTransactionData>(
     c,
     keyTransactionKind,
@@ -228,24 +258,32 @@ export async function showKeyTransaction(c: Context<Env>) {
       guid: kt.guid,
       accountId: kt.accountId,
       summary: summaryNrql([kt.guid], window),
-      ...(known ? { last: lastReportedNrql([known], window[1]) } : {}),
+      ...(known
+        ? {
+            last: lastReportedNrql([known], window[1]),
+            lastEvent: lastEventNrql(appIdOf(known), window[1]),
+          }
+        : {}),
     }
   )
   const e = data.actor.entity
   if (!e || e.guid !== kt.guid) throw new V2Error(404, keyTransactionKind.notFound)
   rememberDetails(c, kind, e.guid, detailsOf(e))
   const rows = summaryRows(data.actor.account?.summary)
-  for (const [guid, row] of summaryRows(data.actor.account?.last)) rows.set(guid, row)
+  mergeRows(rows, summaryRows(data.actor.account?.last))
+  mergeRows(rows, rowsOf(data.actor.account?.lastEvent, kt.accountId))
   const app = e.application?.guid
   if (e.reporting === true && app && !known) {
     const outline = [{ ...e, accountId: kt.accountId }]
     const none = detailsPart([], detailSelection)
-    for (const [guid, row] of await extras(
-      c,
-      none,
-      lastReportedQueries(outline, () => app, window[1])
-    ))
-      rows.set(guid, row)
+    mergeRows(
+      rows,
+      await extras(
+        c,
+        none,
+        lastReportedQueries(outline, () => app, window[1])
+      )
+    )
   }
   const row = withLastReported(rows, e.guid, app) ?? undefined
   return {

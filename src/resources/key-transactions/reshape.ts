@@ -13,6 +13,7 @@ import { formatTime } from '../../core/time-range'
 import type { KeyTransactionDetails, KeyTransactionOutline } from './documents'
 import { summaryWindowMs } from './plan'
 import { facetedRows, type FacetedNrql } from '../../upstream/nrql-rows'
+import { lastReportedAt } from '../../entities/last-report'
 
 /** D-summary: the show and list `links` template. */
 export const keyTransactionLinkTemplates = {
@@ -63,9 +64,10 @@ export function toV2KeyTransaction(
       : notReportingHealthStatus,
     reporting,
   }
-  const last = row?.['lastReported']
-  // A timeslice covers one minute and is sent at its end, as for applications.
-  if (reporting && typeof last === 'number') record['last_reported_at'] = formatTime(last + 60_000)
+  // the application's, to the second as applications' (src/entities/last-report.ts)
+  const at = (key: string) => (typeof row?.[key] === 'number' ? (row[key] as number) : undefined)
+  const last = lastReportedAt(at('lastReported'), at('lastEvent'))
+  if (reporting && last !== undefined) record['last_reported_at'] = formatTime(last)
   if (reporting) {
     const minutes = summaryWindowMs / 60_000
     const calls = num(row?.['calls'])
