@@ -25,6 +25,8 @@ export interface ProbeContext {
   accounts: readonly number[]
   /** Epoch ms. */
   now: number
+  /** A monotonic clock in ms, which the timed probes read (performance.now by default). */
+  clock?: () => number
 }
 
 export interface Probe {
@@ -42,6 +44,14 @@ export async function nrql(ctx: ProbeContext, accountId: number, query: string) 
   const answer = await ctx.ask<NrqlData>(nrqlDocument, { accountId, nrql: query })
   return { answer, result: answer.data?.actor.account?.nrql ?? undefined }
 }
+
+/** NerdGraph refused the request for a limit: HTTP 429 or `TOO_MANY_REQUESTS` (docs "NerdGraph
+ * usage limits", "Rate limits with NRQL"). */
+export const throttled = (a: GqlAnswer<unknown>) =>
+  a.status === 429 ||
+  a.errors.some(
+    (e) => e.extensions?.errorClass === 'TOO_MANY_REQUESTS' || /too many/i.test(e.message)
+  )
 
 export const errorsOf = (a: GqlAnswer<unknown>) =>
   a.errors.map((e) => e.message).join('; ') || `HTTP ${a.status}`

@@ -18,12 +18,14 @@ import {
   type UserData,
 } from './doctor-assumption-documents'
 import { capProbes } from './doctor-assumption-caps'
+import { loadProbes } from './doctor-assumption-load'
 import {
   doc,
   errorsOf,
   hour,
   minute,
   nrql,
+  throttled,
   type GqlAnswer,
   type Probe,
   type ProbeContext,
@@ -220,17 +222,17 @@ const probes: Probe[] = [
         accountId: app.accountId,
         nrql: `SELECT count(newrelic.timeslice.value) FROM Metric WHERE entity.guid = ${quote(app.guid)} SINCE ${until - minute} UNTIL ${until}`,
       })
-      const throttled = answer.errors.some(
-        (e) => e.extensions?.errorClass === 'TOO_MANY_REQUESTS' || /too many/i.test(e.message)
-      )
-      if (answer.status === 429 || throttled)
-        return ['confirmed', `HTTP ${answer.status}${throttled ? ', TOO_MANY_REQUESTS' : ''}`]
+      if (throttled(answer)) {
+        const cls = answer.errors.some((e) => e.extensions?.errorClass === 'TOO_MANY_REQUESTS')
+        return ['confirmed', `HTTP ${answer.status}${cls ? ', TOO_MANY_REQUESTS' : ''}`]
+      }
       if (answer.status === 200 && answer.errors.length === 0)
         return ['contradicted', `${identicalProbeCount} identical queries answered in one minute`]
       return ['unknown', errorsOf(answer)]
     },
   },
   ...capProbes,
+  ...loadProbes,
 ]
 
 /** Every probe, in the order of docs/assumptions.md; a probe that throws is `unknown`. */

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { main, type Io } from '../../src/cli/main'
 import { assumptionIds, type AssumptionResult } from '../../src/cli/doctor-assumptions'
 import { facetCapVerdict, uniquesCapVerdict } from '../../src/cli/doctor-assumption-caps'
+import { concurrencyVerdict } from '../../src/cli/doctor-assumption-load'
 import { createSimulator, DEMO_KEYS, type SimulatorOptions } from '../../simulator'
 
 const simUrl = 'http://127.0.0.1:9/graphql'
@@ -63,6 +64,11 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
       { retention: { fiveMinuteAfterMs: Infinity } },
       /not snapped: \S+:04Z to \S+:03Z answered as/,
     ],
+    [
+      'concurrency',
+      { limits: { concurrentPerUser: Infinity } },
+      /^all 26 answered, every one sent before any answered$/,
+    ],
   ]
   for (const [id, options, seen] of lenient) {
     it(`says ${id} is contradicted, with what it saw, on a simulator switched back to lenient`, async () => {
@@ -113,5 +119,28 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
     expect(uniquesCapVerdict(names(10_001), 12_345)[0]).toBe('contradicted')
     expect(uniquesCapVerdict(names(300), 300)[0]).toBe('unknown')
     expect(uniquesCapVerdict(null, 0)[0]).toBe('unknown')
+  })
+
+  it('tells a 429 amid requests in flight from requests that never overlapped', () => {
+    const flight = (started: number, answered: number, throttled = false) => ({
+      started,
+      answered,
+      throttled,
+      ok: !throttled,
+    })
+    const ok = Array.from({ length: 25 }, () => flight(0, 300))
+    expect(concurrencyVerdict([...ok, flight(1, 40, true)])).toEqual([
+      'confirmed',
+      '1 of 26 answered 429 while others were in flight',
+    ])
+    expect(concurrencyVerdict([...ok, flight(1, 310, true)])).toEqual([
+      'unknown',
+      '1 of 26 answered 429, after the rest',
+    ])
+    expect(concurrencyVerdict([...ok, flight(1, 300)])[0]).toBe('contradicted')
+    expect(concurrencyVerdict([...ok, flight(400, 500)])).toEqual([
+      'unknown',
+      'the 26 requests did not overlap',
+    ])
   })
 })

@@ -1,0 +1,87 @@
+/**
+ * @module cli/doctor-assumption-load
+ * Doctor's timed probes, which read how NerdGraph answers load: the 25 requests a user may have in
+ * flight (New Relic docs "NerdGraph usage limits"), and an NRQL query's latency growing with the data
+ * it scans (docs "Rate limits with NRQL"). Each is timed by the client; docs/assumptions.md gives each.
+ */
+import { quote } from '../core/nrql'
+import { nrqlDocument, type NrqlData } from '../upstream/nrql-document'
+import {
+  doc,
+  throttled,
+  type GqlAnswer,
+  type Probe,
+  type ProbeContext,
+  type Verdict,
+} from './doctor-assumption-probe'
+
+type Answer = [Verdict, string]
+
+/** Requests the concurrency probe sends at once: one past the 25 in flight per user (New Relic
+ * docs "NerdGraph usage limits"). */
+export const concurrentProbeCount = 26
+
+/** One request of a batch, from the client's view: when it was sent and answered (ms). */
+export interface Flight {
+  started: number
+  answered: number
+  throttled: boolean
+  ok: boolean
+}
+
+/** Pure: the verdict on `concurrentProbeCount` requests sent together. */
+export function concurrencyVerdict(flights: readonly Flight[]): Answer {
+  const n = flights.length
+  const firstAnswer = Math.min(...flights.map((f) => f.answered))
+  const together = Math.max(...flights.map((f) => f.started)) < firstAnswer
+  const refused = flights.filter((f) => f.throttled)
+  // A 429 that came while another request was still unanswered.
+  const amid = refused.filter((r) => flights.some((f) => !f.throttled && f.answered > r.answered))
+  if (amid.length)
+    return ['confirmed', `${refused.length} of ${n} answered 429 while others were in flight`]
+  if (!together) return ['unknown', `the ${n} requests did not overlap`]
+  if (refused.length) return ['unknown', `${refused.length} of ${n} answered 429, after the rest`]
+  if (flights.every((f) => f.ok))
+    return ['contradicted', `all ${n} answered, every one sent before any answered`]
+  return ['unknown', `${flights.filter((f) => !f.ok).length} of ${n} failed otherwise`]
+}
+
+async function timed<T>(ctx: ProbeContext, send: () => Promise<GqlAnswer<T>>) {
+  const clock = ctx.clock ?? (() => performance.now())
+  const started = clock()
+  const answer = await send()
+  return { answer, started, answered: clock() }
+}
+
+const ask = (ctx: ProbeContext, accountId: number, nrql: string) =>
+  timed(ctx, () => ctx.ask<NrqlData>(nrqlDocument, { accountId, nrql }))
+
+export const loadProbes: Probe[] = [
+  {
+    id: 'concurrency',
+    statement: 'past 25 requests in flight per user, NerdGraph answers HTTP 429',
+    covers: `${doc('concurrency')} (New Relic docs "NerdGraph usage limits"; v2bridge keeps to 25 per user)`,
+    async run(ctx, app) {
+      // An hour of one application's timeslices: cheap, but not instant. Each text differs (its
+      // alias), so the identical-query limit is not what answers.
+      const flights = await Promise.all(
+        Array.from({ length: concurrentProbeCount }, (_, i) =>
+          ask(
+            ctx,
+            app.accountId,
+            `SELECT count(newrelic.timeslice.value) AS 'c${i}' FROM Metric ` +
+              `WHERE entity.guid = ${quote(app.guid)} SINCE 1 hour ago`
+          )
+        )
+      )
+      return concurrencyVerdict(
+        flights.map(({ answer, started, answered }) => ({
+          started,
+          answered,
+          throttled: throttled(answer),
+          ok: answer.status === 200 && answer.errors.length === 0,
+        }))
+      )
+    },
+  },
+]
