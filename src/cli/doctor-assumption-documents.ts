@@ -17,6 +17,29 @@ export const doctorUserDocument = gql`
   }
 `
 
+/** One page of the unnarrowed user-key search, beside the caller's user (schema
+ * `ApiAccessActorStitchedFields.keySearch`). */
+export const doctorKeySearchDocument = gql`
+  query DoctorKeySearch {
+    actor {
+      user {
+        id
+      }
+      apiAccess {
+        keySearch(query: { types: [USER] }) {
+          count
+          keys {
+            key
+            ... on ApiAccessUserKey {
+              userId
+            }
+          }
+        }
+      }
+    }
+  }
+`
+
 export const doctorOtherAccountDocument = gql`
   query DoctorOtherAccount($accountId: Int!) {
     actor {
@@ -69,6 +92,17 @@ export interface UserData {
   actor: { user: { id: number } | null }
 }
 
+export interface KeySearchData extends UserData {
+  actor: UserData['actor'] & {
+    apiAccess: {
+      keySearch: {
+        count: number | null
+        keys: ({ key: string | null; userId?: number | null } | null)[] | null
+      } | null
+    } | null
+  }
+}
+
 export interface ErrorRateData {
   actor: {
     entitySearch: {
@@ -81,6 +115,7 @@ export interface ErrorRateData {
 
 export const doctorAssumptionDocuments = {
   doctorUserDocument,
+  doctorKeySearchDocument,
   doctorOtherAccountDocument,
   doctorErrorRateDocument,
   doctorTimeoutDocument,

@@ -18,6 +18,7 @@ import {
   type UserData,
 } from './doctor-assumption-documents'
 import { capProbes } from './doctor-assumption-caps'
+import { keyProbes } from './doctor-assumption-keys'
 import { loadProbes } from './doctor-assumption-load'
 import {
   doc,
@@ -233,6 +234,7 @@ const probes: Probe[] = [
   },
   ...capProbes,
   ...loadProbes,
+  ...keyProbes,
 ]
 
 /** Every probe, in the order of docs/assumptions.md; a probe that throws is `unknown`. */
@@ -241,7 +243,7 @@ export async function probeAssumptions(ctx: ProbeContext): Promise<AssumptionRes
   for (const p of probes) {
     const base = { id: p.id, statement: p.statement, covers: p.covers }
     if (!ctx.app) {
-      const needsNoApp = p.id === 'no-access' || p.id === 'key-search'
+      const needsNoApp = ['no-access', 'key-search', 'admin-key-search'].includes(p.id)
       if (!needsNoApp) {
         out.push({ ...base, verdict: 'unknown', seen: 'no APM application to probe' })
         continue

@@ -4,6 +4,7 @@ import { main, type Io } from '../../src/cli/main'
 import { assumptionIds, type AssumptionResult } from '../../src/cli/doctor-assumptions'
 import { facetCapVerdict, uniquesCapVerdict } from '../../src/cli/doctor-assumption-caps'
 import { concurrencyVerdict } from '../../src/cli/doctor-assumption-load'
+import { keySearchVerdict } from '../../src/cli/doctor-assumption-keys'
 import { createSimulator, DEMO_KEYS, type SimulatorOptions } from '../../simulator'
 
 const simUrl = 'http://127.0.0.1:9/graphql'
@@ -81,19 +82,24 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
     })
   }
 
-  // The switches no read-only probe tells apart (docs/assumptions.md, key-search and nrql-timeout):
-  // the probes still answer as on the live service, and claim nothing they did not see.
-  const untold: [string, SimulatorOptions][] = [
-    ['key-search', { access: { othersKeys: 0 } }],
-    ['nrql-timeout', { limits: { cost: false } }],
-  ]
-  for (const [id, options] of untold) {
-    it(`cannot tell ${JSON.stringify(options)} apart, and says ${id} is confirmed still`, async () => {
-      const { code, verdicts } = await doctorOn(options)
-      expect(verdicts).toEqual(allConfirmed)
-      expect(code).toBe(0)
-    })
-  }
+  // The switch no read-only probe tells apart (docs/assumptions.md, nrql-timeout): the probes still
+  // answer as on the live service, and claim nothing they did not see.
+  it('cannot tell {"limits":{"cost":false}} apart by nrql-timeout, which is confirmed still', async () => {
+    const { code, verdicts } = await doctorOn({ limits: { cost: false } })
+    expect(verdicts).toEqual(allConfirmed)
+    expect(code).toBe(0)
+  })
+
+  // An admin whose search lists only its own keys looks like a user who is not an admin: no read-only
+  // query tells them apart (docs/assumptions.md, admin-key-search).
+  it('says admin-key-search is unknown when the search lists only the own keys', async () => {
+    const { code, verdicts, report } = await doctorOn({ access: { othersKeys: 0 } })
+    expect(verdicts).toEqual({ ...allConfirmed, 'admin-key-search': 'unknown' })
+    expect(report.assumptions.find((a) => a.id === 'admin-key-search')!.seen).toMatch(
+      /^only the caller's own \d+ key\(s\): the user may not be an admin$/
+    )
+    expect(code).toBe(0)
+  })
 
   it('has a section of docs/assumptions.md for every assumption it probes', () => {
     const page = readFileSync(new URL('../../docs/assumptions.md', import.meta.url), 'utf8')
@@ -142,5 +148,20 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
       'unknown',
       'the 26 requests did not overlap',
     ])
+  })
+
+  it("says an admin's search is contradicted only by another user's key in full", () => {
+    const own = { key: 'NRAK-OWN00000000000000000000000', userId: 1 }
+    expect(
+      keySearchVerdict(1, [own, { key: 'NRAK-ABCDEFGHIJKLMNOPQRSTUVWXYZ0', userId: 2 }])
+    ).toEqual([
+      'contradicted',
+      "user 2's key listed in full; v2bridge keeps narrowing its search to the caller's user",
+    ])
+    expect(keySearchVerdict(1, [own, { key: 'NRAK-ABC...', userId: 2 }])).toEqual([
+      'confirmed',
+      "1 of 2 keys on the page are other users', obfuscated",
+    ])
+    expect(keySearchVerdict(1, [own])[0]).toBe('unknown')
   })
 })
