@@ -8,6 +8,8 @@ import { quote } from '../core/nrql'
 import { nrqlDocument, type NrqlData } from '../upstream/nrql-document'
 import {
   doc,
+  errorsOf,
+  minute,
   throttled,
   type GqlAnswer,
   type Probe,
@@ -46,6 +48,30 @@ export function concurrencyVerdict(flights: readonly Flight[]): Answer {
   return ['unknown', `${flights.filter((f) => !f.ok).length} of ${n} failed otherwise`]
 }
 
+/** Pure: the verdict on the client's times (ms) of the narrow and wide queries, best of each. */
+export function costVerdict(
+  narrow: readonly number[],
+  wide: readonly number[] | 'TIMEOUT'
+): Answer {
+  const n = Math.min(...narrow)
+  if (wide === 'TIMEOUT')
+    return ['confirmed', `the wide query answered TIMEOUT, the narrow ${ms(n)}`]
+  const w = Math.min(...wide)
+  const seen = `the wide query took ${ms(w)}, the narrow ${ms(n)} (best of ${wide.length} each)`
+  if (w >= 3 * n && w - n >= costMarginMs) return ['confirmed', seen]
+  if (w < 1.5 * n || w - n < costMarginMs / 2) return ['contradicted', seen]
+  return ['unknown', seen]
+}
+
+/** The least a wide query must take beyond the narrow one to count as slower (ms). */
+export const costMarginMs = 20
+
+/** Runs of each query of the cost probe: the best of them is compared, so one slow answer (a
+ * garbage collection, a busy link) does not decide. */
+export const costRuns = 3
+
+const ms = (t: number) => `${Math.round(t)} ms`
+
 async function timed<T>(ctx: ProbeContext, send: () => Promise<GqlAnswer<T>>) {
   const clock = ctx.clock ?? (() => performance.now())
   const started = clock()
@@ -82,6 +108,40 @@ export const loadProbes: Probe[] = [
           ok: answer.status === 200 && answer.errors.length === 0,
         }))
       )
+    },
+  },
+  {
+    id: 'nrql-cost',
+    statement:
+      'an NRQL query takes longer the more data it scans (5 s default timeout, then TIMEOUT)',
+    covers: `${doc('nrql-cost')} (v2bridge sizes a query's timeout: by its names and minutes)`,
+    async run(ctx, app) {
+      // The same question over one minute and over a week of the application's timeslices.
+      const end = Math.floor(ctx.now / minute) * minute - minute
+      const names = (alias: string, window: string) =>
+        `SELECT uniques(metricTimesliceName) AS '${alias}' FROM Metric ` +
+        `WHERE entity.guid = ${quote(app.guid)} ${window}`
+      const narrow: number[] = []
+      const wide: number[] = []
+      for (let i = 0; i < costRuns; i++) {
+        const a = await ask(
+          ctx,
+          app.accountId,
+          names(`n${i}`, `SINCE ${end - minute} UNTIL ${end}`)
+        )
+        if (!a.answer.data?.actor.account?.nrql) return ['unknown', errorsOf(a.answer)]
+        narrow.push(a.answered - a.started)
+        const b = await ask(
+          ctx,
+          app.accountId,
+          names(`w${i}`, `SINCE ${end - 7 * 1440 * minute} UNTIL ${end}`)
+        )
+        if (b.answer.errors.some((e) => e.extensions?.errorClass === 'TIMEOUT'))
+          return costVerdict(narrow, 'TIMEOUT')
+        if (!b.answer.data?.actor.account?.nrql) return ['unknown', errorsOf(b.answer)]
+        wide.push(b.answered - b.started)
+      }
+      return costVerdict(narrow, wide)
     },
   },
 ]

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { main, type Io } from '../../src/cli/main'
 import { assumptionIds, type AssumptionResult } from '../../src/cli/doctor-assumptions'
 import { facetCapVerdict, uniquesCapVerdict } from '../../src/cli/doctor-assumption-caps'
-import { concurrencyVerdict } from '../../src/cli/doctor-assumption-load'
+import { concurrencyVerdict, costVerdict } from '../../src/cli/doctor-assumption-load'
 import { keySearchVerdict } from '../../src/cli/doctor-assumption-keys'
 import { createSimulator, DEMO_KEYS, type SimulatorOptions } from '../../simulator'
 
@@ -70,6 +70,11 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
       { limits: { concurrentPerUser: Infinity } },
       /^all 26 answered, every one sent before any answered$/,
     ],
+    [
+      'nrql-cost',
+      { limits: { cost: false } },
+      /^the wide query took \d+ ms, the narrow \d+ ms \(best of 3 each\)$/,
+    ],
   ]
   for (const [id, options, seen] of lenient) {
     it(`says ${id} is contradicted, with what it saw, on a simulator switched back to lenient`, async () => {
@@ -81,14 +86,6 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
       expect(code).toBe(1)
     })
   }
-
-  // The switch no read-only probe tells apart (docs/assumptions.md, nrql-timeout): the probes still
-  // answer as on the live service, and claim nothing they did not see.
-  it('cannot tell {"limits":{"cost":false}} apart by nrql-timeout, which is confirmed still', async () => {
-    const { code, verdicts } = await doctorOn({ limits: { cost: false } })
-    expect(verdicts).toEqual(allConfirmed)
-    expect(code).toBe(0)
-  })
 
   // An admin whose search lists only its own keys looks like a user who is not an admin: no read-only
   // query tells them apart (docs/assumptions.md, admin-key-search).
@@ -163,5 +160,19 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
       "1 of 2 keys on the page are other users', obfuscated",
     ])
     expect(keySearchVerdict(1, [own])[0]).toBe('unknown')
+  })
+
+  it('calls a query slower only when it takes 3 times as long and 20 ms more', () => {
+    expect(costVerdict([150, 160, 170], [900, 480, 700])).toEqual([
+      'confirmed',
+      'the wide query took 480 ms, the narrow 150 ms (best of 3 each)',
+    ])
+    expect(costVerdict([150], 'TIMEOUT')).toEqual([
+      'confirmed',
+      'the wide query answered TIMEOUT, the narrow 150 ms',
+    ])
+    expect(costVerdict([150], [200])[0]).toBe('contradicted')
+    expect(costVerdict([2], [9])[0]).toBe('contradicted')
+    expect(costVerdict([150], [300])[0]).toBe('unknown')
   })
 })
