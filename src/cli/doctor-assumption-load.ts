@@ -43,6 +43,11 @@ export function concurrencyVerdict(flights: readonly Flight[]): Answer {
     return ['confirmed', `${refused.length} of ${n} answered 429 while others were in flight`]
   if (!together) return ['unknown', `the ${n} requests did not overlap`]
   if (refused.length) return ['unknown', `${refused.length} of ${n} answered 429, after the rest`]
+  // Side by side, not one after another: the answers came within the shortest request's time.
+  const spread = Math.max(...flights.map((f) => f.answered)) - firstAnswer
+  const shortest = Math.min(...flights.map((f) => f.answered - f.started))
+  if (spread > shortest)
+    return ['unknown', `the ${n} answers came over ${Math.round(spread)} ms, one after another`]
   if (flights.every((f) => f.ok))
     return ['contradicted', `all ${n} answered, every one sent before any answered`]
   return ['unknown', `${flights.filter((f) => !f.ok).length} of ${n} failed otherwise`]
@@ -79,6 +84,17 @@ async function timed<T>(ctx: ProbeContext, send: () => Promise<GqlAnswer<T>>) {
   return { answer, started, answered: clock() }
 }
 
+/** The metric names of one application in `window` (NRQL `SINCE … UNTIL …`), as `alias`. */
+const namesQuery = (guid: string, alias: string, window: string) =>
+  `SELECT uniques(metricTimesliceName) AS '${alias}' FROM Metric ` +
+  `WHERE entity.guid = ${quote(guid)} ${window}`
+
+/** The 7 days before the last complete minute. */
+function weekOf(now: number): string {
+  const end = Math.floor(now / minute) * minute - minute
+  return `SINCE ${end - 7 * 1440 * minute} UNTIL ${end}`
+}
+
 const ask = (ctx: ProbeContext, accountId: number, nrql: string) =>
   timed(ctx, () => ctx.ask<NrqlData>(nrqlDocument, { accountId, nrql }))
 
@@ -88,16 +104,12 @@ export const loadProbes: Probe[] = [
     statement: 'past 25 requests in flight per user, NerdGraph answers HTTP 429',
     covers: `${doc('concurrency')} (New Relic docs "NerdGraph usage limits"; v2bridge keeps to 25 per user)`,
     async run(ctx, app) {
-      // An hour of one application's timeslices: cheap, but not instant. Each text differs (its
-      // alias), so the identical-query limit is not what answers.
+      // A week of one application's metric names: cheap, but not instant, so the requests are in
+      // flight together. Each text differs (its alias): the identical-query limit is not what answers.
+      const week = weekOf(ctx.now)
       const flights = await Promise.all(
         Array.from({ length: concurrentProbeCount }, (_, i) =>
-          ask(
-            ctx,
-            app.accountId,
-            `SELECT count(newrelic.timeslice.value) AS 'c${i}' FROM Metric ` +
-              `WHERE entity.guid = ${quote(app.guid)} SINCE 1 hour ago`
-          )
+          ask(ctx, app.accountId, namesQuery(app.guid, `c${i}`, week))
         )
       )
       return concurrencyVerdict(
@@ -118,24 +130,17 @@ export const loadProbes: Probe[] = [
     async run(ctx, app) {
       // The same question over one minute and over a week of the application's timeslices.
       const end = Math.floor(ctx.now / minute) * minute - minute
-      const names = (alias: string, window: string) =>
-        `SELECT uniques(metricTimesliceName) AS '${alias}' FROM Metric ` +
-        `WHERE entity.guid = ${quote(app.guid)} ${window}`
       const narrow: number[] = []
       const wide: number[] = []
       for (let i = 0; i < costRuns; i++) {
         const a = await ask(
           ctx,
           app.accountId,
-          names(`n${i}`, `SINCE ${end - minute} UNTIL ${end}`)
+          namesQuery(app.guid, `n${i}`, `SINCE ${end - minute} UNTIL ${end}`)
         )
         if (!a.answer.data?.actor.account?.nrql) return ['unknown', errorsOf(a.answer)]
         narrow.push(a.answered - a.started)
-        const b = await ask(
-          ctx,
-          app.accountId,
-          names(`w${i}`, `SINCE ${end - 7 * 1440 * minute} UNTIL ${end}`)
-        )
+        const b = await ask(ctx, app.accountId, namesQuery(app.guid, `w${i}`, weekOf(ctx.now)))
         if (b.answer.errors.some((e) => e.extensions?.errorClass === 'TIMEOUT'))
           return costVerdict(narrow, 'TIMEOUT')
         if (!b.answer.data?.actor.account?.nrql) return ['unknown', errorsOf(b.answer)]
