@@ -40,6 +40,32 @@ export const doctorKeySearchDocument = gql`
   }
 `
 
+/** One page of an entity search, each entity with `selection`. */
+const searchDocument = (name: string, selection: string) => gql`
+  query ${name}($query: String!) {
+    actor {
+      entitySearch(query: $query) {
+        results {
+          entities {
+            ${selection}
+          }
+        }
+      }
+    }
+  }
+`
+
+/** The tags of the entities a search finds: how the write probe reads its tag back. */
+export const doctorTagsDocument = searchDocument('DoctorTags', 'guid tags { key values }')
+
+export interface TagsData {
+  actor: {
+    entitySearch: {
+      results: { entities: { guid: string; tags: { key: string; values: string[] }[] | null }[] }
+    } | null
+  }
+}
+
 export const doctorOtherAccountDocument = gql`
   query DoctorOtherAccount($accountId: Int!) {
     actor {
@@ -50,25 +76,10 @@ export const doctorOtherAccountDocument = gql`
   }
 `
 
-export const doctorErrorRateDocument = gql`
-  query DoctorErrorRate($query: String!) {
-    actor {
-      entitySearch(query: $query) {
-        results {
-          entities {
-            guid
-            accountId
-            ... on ApmApplicationEntityOutline {
-              apmSummary {
-                errorRate
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-`
+export const doctorErrorRateDocument = searchDocument(
+  'DoctorErrorRate',
+  'guid accountId ... on ApmApplicationEntityOutline { apmSummary { errorRate } }'
+)
 
 export const doctorTimeoutDocument = gql`
   query DoctorTimeout($accountId: Int!, $nrql: Nrql!) {
@@ -116,6 +127,7 @@ export interface ErrorRateData {
 export const doctorAssumptionDocuments = {
   doctorUserDocument,
   doctorKeySearchDocument,
+  doctorTagsDocument,
   doctorOtherAccountDocument,
   doctorErrorRateDocument,
   doctorTimeoutDocument,

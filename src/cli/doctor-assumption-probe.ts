@@ -5,7 +5,18 @@
  */
 import { nrqlDocument, type NrqlData } from '../upstream/nrql-document'
 
-export type Verdict = 'confirmed' | 'contradicted' | 'unknown'
+/** `not probed`: the write probe, without `--write-probe`. */
+export type Verdict = 'confirmed' | 'contradicted' | 'unknown' | 'not probed'
+
+export interface AssumptionResult {
+  id: string
+  statement: string
+  verdict: Verdict
+  /** What the probe saw. */
+  seen: string
+  /** Where a user reads what to do when it is contradicted. */
+  covers: string
+}
 
 export interface GqlAnswer<T> {
   status: number

@@ -20,6 +20,7 @@ import {
 import { capProbes } from './doctor-assumption-caps'
 import { keyProbes } from './doctor-assumption-keys'
 import { loadProbes } from './doctor-assumption-load'
+import { writeVisibility } from './doctor-write-probe'
 import {
   doc,
   errorsOf,
@@ -27,23 +28,19 @@ import {
   minute,
   nrql,
   throttled,
+  type AssumptionResult,
   type GqlAnswer,
   type Probe,
   type ProbeContext,
-  type Verdict,
 } from './doctor-assumption-probe'
 
-export type { Ask, GqlAnswer, ProbeContext, Verdict } from './doctor-assumption-probe'
-
-export interface AssumptionResult {
-  id: string
-  statement: string
-  verdict: Verdict
-  /** What the probe saw. */
-  seen: string
-  /** Where a user reads what to do when it is contradicted. */
-  covers: string
-}
+export type {
+  Ask,
+  AssumptionResult,
+  GqlAnswer,
+  ProbeContext,
+  Verdict,
+} from './doctor-assumption-probe'
 
 /** Identical queries the rate-limit probe sends in one request: one past the live limit of 120 a
  * minute of one query per user (New Relic docs "Rate limits with NRQL"). */
@@ -259,8 +256,8 @@ export async function probeAssumptions(ctx: ProbeContext): Promise<AssumptionRes
   return out
 }
 
-/** The probe ids, for docs/assumptions.md's test. */
-export const assumptionIds = probes.map((p) => p.id)
+/** The probe ids, for docs/assumptions.md's test; the write probe, opt-in, comes last. */
+export const assumptionIds = [...probes.map((p) => p.id), writeVisibility.id]
 
 /** Text lines of the results. */
 export function assumptionLines(results: readonly AssumptionResult[]): string[] {
@@ -268,7 +265,8 @@ export function assumptionLines(results: readonly AssumptionResult[]): string[] 
     'Assumptions about NerdGraph (docs/assumptions.md), probed on this account:',
     ...results.map(
       (r) =>
-        `  ${r.verdict.padEnd(13)} ${r.id}: ${r.statement}; seen: ${r.seen}` +
+        `  ${r.verdict.padEnd(13)} ${r.id}: ${r.statement}` +
+        (r.verdict === 'not probed' ? ` (${r.seen})` : `; seen: ${r.seen}`) +
         (r.verdict === 'contradicted' ? `; see ${r.covers}` : '')
     ),
   ]
