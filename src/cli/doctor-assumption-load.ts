@@ -6,6 +6,7 @@
  */
 import { quote } from '../core/nrql'
 import { nrqlDocument, type NrqlData } from '../upstream/nrql-document'
+import { doctorUserDocument } from './doctor-assumption-documents'
 import {
   doc,
   errorsOf,
@@ -107,6 +108,11 @@ export const loadProbes: Probe[] = [
       // A week of one application's metric names: cheap, but not instant, so the requests are in
       // flight together. Each text differs (its alias): the identical-query limit is not what answers.
       const week = weekOf(ctx.now)
+      // 26 light requests first open (and keep alive) as many connections, so the 26 queries leave
+      // at once rather than one handshake after another; one of them may be refused, harmlessly.
+      await Promise.all(
+        Array.from({ length: concurrentProbeCount }, () => ctx.ask(doctorUserDocument))
+      )
       const flights = await Promise.all(
         Array.from({ length: concurrentProbeCount }, (_, i) =>
           ask(ctx, app.accountId, namesQuery(app.guid, `c${i}`, week))
