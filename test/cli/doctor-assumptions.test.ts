@@ -52,7 +52,7 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
     [
       'concurrency',
       { limits: { concurrentPerUser: Infinity } },
-      /^all 26 answered, every one sent before any answered$/,
+      /^all 26 answered, every one sent before any answered, in each of 2 batches$/,
     ],
     [
       'nrql-cost',
