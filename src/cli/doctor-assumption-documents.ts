@@ -17,6 +17,55 @@ export const doctorUserDocument = gql`
   }
 `
 
+/** One page of the unnarrowed user-key search, beside the caller's user (schema
+ * `ApiAccessActorStitchedFields.keySearch`). */
+export const doctorKeySearchDocument = gql`
+  query DoctorKeySearch {
+    actor {
+      user {
+        id
+      }
+      apiAccess {
+        keySearch(query: { types: [USER] }) {
+          count
+          keys {
+            key
+            ... on ApiAccessUserKey {
+              userId
+            }
+          }
+        }
+      }
+    }
+  }
+`
+
+/** One page of an entity search, each entity with `selection`. */
+const searchDocument = (name: string, selection: string) => gql`
+  query ${name}($query: String!) {
+    actor {
+      entitySearch(query: $query) {
+        results {
+          entities {
+            ${selection}
+          }
+        }
+      }
+    }
+  }
+`
+
+/** The tags of the entities a search finds: how the write probe reads its tag back. */
+export const doctorTagsDocument = searchDocument('DoctorTags', 'guid tags { key values }')
+
+export interface TagsData {
+  actor: {
+    entitySearch: {
+      results: { entities: { guid: string; tags: { key: string; values: string[] }[] | null }[] }
+    } | null
+  }
+}
+
 export const doctorOtherAccountDocument = gql`
   query DoctorOtherAccount($accountId: Int!) {
     actor {
@@ -27,25 +76,10 @@ export const doctorOtherAccountDocument = gql`
   }
 `
 
-export const doctorErrorRateDocument = gql`
-  query DoctorErrorRate($query: String!) {
-    actor {
-      entitySearch(query: $query) {
-        results {
-          entities {
-            guid
-            accountId
-            ... on ApmApplicationEntityOutline {
-              apmSummary {
-                errorRate
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-`
+export const doctorErrorRateDocument = searchDocument(
+  'DoctorErrorRate',
+  'guid accountId ... on ApmApplicationEntityOutline { apmSummary { errorRate } }'
+)
 
 export const doctorTimeoutDocument = gql`
   query DoctorTimeout($accountId: Int!, $nrql: Nrql!) {
@@ -69,6 +103,17 @@ export interface UserData {
   actor: { user: { id: number } | null }
 }
 
+export interface KeySearchData extends UserData {
+  actor: UserData['actor'] & {
+    apiAccess: {
+      keySearch: {
+        count: number | null
+        keys: ({ key: string | null; userId?: number | null } | null)[] | null
+      } | null
+    } | null
+  }
+}
+
 export interface ErrorRateData {
   actor: {
     entitySearch: {
@@ -81,6 +126,8 @@ export interface ErrorRateData {
 
 export const doctorAssumptionDocuments = {
   doctorUserDocument,
+  doctorKeySearchDocument,
+  doctorTagsDocument,
   doctorOtherAccountDocument,
   doctorErrorRateDocument,
   doctorTimeoutDocument,

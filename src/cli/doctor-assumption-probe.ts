@@ -5,7 +5,18 @@
  */
 import { nrqlDocument, type NrqlData } from '../upstream/nrql-document'
 
-export type Verdict = 'confirmed' | 'contradicted' | 'unknown'
+/** `not probed`: the write probe, without `--write-probe`. */
+export type Verdict = 'confirmed' | 'contradicted' | 'unknown' | 'not probed'
+
+export interface AssumptionResult {
+  id: string
+  statement: string
+  verdict: Verdict
+  /** What the probe saw. */
+  seen: string
+  /** Where a user reads what to do when it is contradicted. */
+  covers: string
+}
 
 export interface GqlAnswer<T> {
   status: number
@@ -25,6 +36,8 @@ export interface ProbeContext {
   accounts: readonly number[]
   /** Epoch ms. */
   now: number
+  /** A monotonic clock in ms, which the timed probes read (performance.now by default). */
+  clock?: () => number
 }
 
 export interface Probe {
@@ -42,6 +55,14 @@ export async function nrql(ctx: ProbeContext, accountId: number, query: string) 
   const answer = await ctx.ask<NrqlData>(nrqlDocument, { accountId, nrql: query })
   return { answer, result: answer.data?.actor.account?.nrql ?? undefined }
 }
+
+/** NerdGraph refused the request for a limit: HTTP 429 or `TOO_MANY_REQUESTS` (docs "NerdGraph
+ * usage limits", "Rate limits with NRQL"). */
+export const throttled = (a: GqlAnswer<unknown>) =>
+  a.status === 429 ||
+  a.errors.some(
+    (e) => e.extensions?.errorClass === 'TOO_MANY_REQUESTS' || /too many/i.test(e.message)
+  )
 
 export const errorsOf = (a: GqlAnswer<unknown>) =>
   a.errors.map((e) => e.message).join('; ') || `HTTP ${a.status}`

@@ -18,29 +18,29 @@ import {
   type UserData,
 } from './doctor-assumption-documents'
 import { capProbes } from './doctor-assumption-caps'
+import { keyProbes } from './doctor-assumption-keys'
+import { loadProbes } from './doctor-assumption-load'
+import { writeVisibility } from './doctor-write-probe'
 import {
   doc,
   errorsOf,
   hour,
   minute,
   nrql,
+  throttled,
+  type AssumptionResult,
   type GqlAnswer,
   type Probe,
   type ProbeContext,
-  type Verdict,
 } from './doctor-assumption-probe'
 
-export type { Ask, GqlAnswer, ProbeContext, Verdict } from './doctor-assumption-probe'
-
-export interface AssumptionResult {
-  id: string
-  statement: string
-  verdict: Verdict
-  /** What the probe saw. */
-  seen: string
-  /** Where a user reads what to do when it is contradicted. */
-  covers: string
-}
+export type {
+  Ask,
+  AssumptionResult,
+  GqlAnswer,
+  ProbeContext,
+  Verdict,
+} from './doctor-assumption-probe'
 
 /** Identical queries the rate-limit probe sends in one request: one past the live limit of 120 a
  * minute of one query per user (New Relic docs "Rate limits with NRQL"). */
@@ -220,17 +220,18 @@ const probes: Probe[] = [
         accountId: app.accountId,
         nrql: `SELECT count(newrelic.timeslice.value) FROM Metric WHERE entity.guid = ${quote(app.guid)} SINCE ${until - minute} UNTIL ${until}`,
       })
-      const throttled = answer.errors.some(
-        (e) => e.extensions?.errorClass === 'TOO_MANY_REQUESTS' || /too many/i.test(e.message)
-      )
-      if (answer.status === 429 || throttled)
-        return ['confirmed', `HTTP ${answer.status}${throttled ? ', TOO_MANY_REQUESTS' : ''}`]
+      if (throttled(answer)) {
+        const cls = answer.errors.some((e) => e.extensions?.errorClass === 'TOO_MANY_REQUESTS')
+        return ['confirmed', `HTTP ${answer.status}${cls ? ', TOO_MANY_REQUESTS' : ''}`]
+      }
       if (answer.status === 200 && answer.errors.length === 0)
         return ['contradicted', `${identicalProbeCount} identical queries answered in one minute`]
       return ['unknown', errorsOf(answer)]
     },
   },
   ...capProbes,
+  ...loadProbes,
+  ...keyProbes,
 ]
 
 /** Every probe, in the order of docs/assumptions.md; a probe that throws is `unknown`. */
@@ -239,7 +240,7 @@ export async function probeAssumptions(ctx: ProbeContext): Promise<AssumptionRes
   for (const p of probes) {
     const base = { id: p.id, statement: p.statement, covers: p.covers }
     if (!ctx.app) {
-      const needsNoApp = p.id === 'no-access' || p.id === 'key-search'
+      const needsNoApp = ['no-access', 'key-search', 'admin-key-search'].includes(p.id)
       if (!needsNoApp) {
         out.push({ ...base, verdict: 'unknown', seen: 'no APM application to probe' })
         continue
@@ -255,8 +256,8 @@ export async function probeAssumptions(ctx: ProbeContext): Promise<AssumptionRes
   return out
 }
 
-/** The probe ids, for docs/assumptions.md's test. */
-export const assumptionIds = probes.map((p) => p.id)
+/** The probe ids, for docs/assumptions.md's test; the write probe, opt-in, comes last. */
+export const assumptionIds = [...probes.map((p) => p.id), writeVisibility.id]
 
 /** Text lines of the results. */
 export function assumptionLines(results: readonly AssumptionResult[]): string[] {
@@ -264,7 +265,8 @@ export function assumptionLines(results: readonly AssumptionResult[]): string[] 
     'Assumptions about NerdGraph (docs/assumptions.md), probed on this account:',
     ...results.map(
       (r) =>
-        `  ${r.verdict.padEnd(13)} ${r.id}: ${r.statement}; seen: ${r.seen}` +
+        `  ${r.verdict.padEnd(13)} ${r.id}: ${r.statement}` +
+        (r.verdict === 'not probed' ? ` (${r.seen})` : `; seen: ${r.seen}`) +
         (r.verdict === 'contradicted' ? `; see ${r.covers}` : '')
     ),
   ]

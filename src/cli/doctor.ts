@@ -3,7 +3,8 @@
  * `v2bridge doctor`: what a key can do through v2bridge, checked with read-only NerdGraph requests:
  * accounts visible, APM applications, whether timeslice metrics answer NRQL (v2 metric data needs
  * APM timeslices as dimensional metrics: New Relic docs "Query APM metric timeslice data with
- * NRQL"), whether the write mutations exist, and which v2 routes follow. Creates nothing.
+ * NRQL"), whether the write mutations exist, and which v2 routes follow. Creates nothing, unless
+ * `--write-probe` asks it to add and delete one tag (src/cli/doctor-write-probe.ts).
  */
 import { operations, type OperationRow } from '../../mappings/operations'
 import { nrqlDocument, type NrqlData } from '../upstream/nrql-document'
@@ -15,6 +16,7 @@ import {
 } from './doctor-assumptions'
 import { quote } from '../core/nrql'
 import { bodyJson, keyFetch, KeyRefused } from './key-transport'
+import { notProbed, probeWriteVisibility, type WriteProbeOptions } from './doctor-write-probe'
 import {
   doctorAccountsDocument,
   doctorApplicationsDocument,
@@ -31,6 +33,8 @@ export interface DoctorOptions {
   fetch?: typeof fetch
   /** Applications whose timeslices are tried. */
   sample?: number
+  /** Runs the write probe (`--write-probe`); without it doctor sends no write. */
+  writeProbe?: WriteProbeOptions
 }
 
 /** Mutations v2 writes become (mappings/operations.ts rows name them once served). */
@@ -163,15 +167,20 @@ export async function doctor(o: DoctorOptions): Promise<DoctorReport> {
     lines.push(`  forwarded  ${forwarded} alerts operations, passed to REST API v2 unchanged`)
   const ok = appsCheck === 'ok' && slicesCheck === 'ok'
   lines.push('', `core read path (applications and metric data): ${ok ? 'works' : 'does not work'}`)
-  const assumptions = await probeAssumptions({
-    ask: (query, variables = {}) => post(o, query, variables),
+  const ctx = {
+    ask: <T>(query: string, variables = {}) => post<T>(o, query, variables),
     key: o.key,
     app: withData[0] ?? apps[0],
     accounts: ids,
     now: Date.now(),
-  })
+  }
+  const assumptions = await probeAssumptions(ctx)
+  // The one probe that writes, after every read-only one, and only when asked.
+  const write = o.writeProbe ? await probeWriteVisibility(ctx, o.writeProbe) : { result: notProbed }
+  assumptions.push(write.result)
   lines.push('', ...assumptionLines(assumptions))
-  return { ok, lines, assumptions }
+  if (write.leftover) say('fail', `the write probe's tag is left: ${write.leftover}`)
+  return { ok: ok && !write.leftover, lines, assumptions }
 }
 
 async function timeslicesAnswer(o: DoctorOptions, app: { guid: string; accountId: number }) {

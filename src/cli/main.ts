@@ -52,7 +52,11 @@ const help = { help: { type: 'boolean', short: 'h' } } as const
 export const commands = {
   doctor: {
     usage: `  doctor --key KEY [--region us|eu] [--account ID] [--nerdgraph-url URL] [--format text|json]
-      what this key can do through v2bridge (exit 0 when applications and metric data work)
+          [--write-probe [--entity GUID]]
+      what this key can do through v2bridge, and what v2bridge assumes about NerdGraph, probed on
+      this account (docs/assumptions.md; exit 0 when applications and metric data work and no
+      assumption is contradicted); read-only, except --write-probe: it adds a tag to one APM
+      application (or --entity), times until entity search shows it (up to 3 minutes), and deletes it
   doctor --bridge URL --key KEY [--format text|json]
       checks a deployed v2bridge: health, one read per resource family, the key's account and the
       NRQL of a metric-data call (exit 0 when applications and metric data work, 2 when unreachable)`,
@@ -63,6 +67,8 @@ export const commands = {
       account: { type: 'string' },
       bridge: { type: 'string' },
       format: { type: 'string' },
+      'write-probe': { type: 'boolean' },
+      entity: { type: 'string' },
       ...help,
     },
   },
@@ -171,11 +177,24 @@ export async function main(argv: string[], io: Io): Promise<number | Running> {
     if (!apiKey) return fail(io, 'doctor needs --key (a NerdGraph user key, NRAK-…)')
     const format = v.format ?? 'text'
     if (format !== 'text' && format !== 'json') return fail(io, '--format is text or json')
+    const entity = v.entity as string | undefined
+    if (entity !== undefined && !v['write-probe'])
+      return fail(io, '--entity goes with --write-probe')
+    if (entity !== undefined && !/^[A-Za-z0-9+/=_-]+$/.test(entity))
+      return fail(io, '--entity is an entity GUID')
+    if (v['write-probe'] && v.bridge) return fail(io, '--write-probe goes without --bridge')
+    const writeProbe = v['write-probe'] ? { writeProbe: entity ? { entity } : {} } : {}
     let report
     try {
       report = v.bridge
         ? await doctorBridge({ key: apiKey, bridge: v.bridge, ...fetchOption })
-        : await doctor({ key: apiKey, endpoint, ...(account ? { account } : {}), ...fetchOption })
+        : await doctor({
+            key: apiKey,
+            endpoint,
+            ...(account ? { account } : {}),
+            ...writeProbe,
+            ...fetchOption,
+          })
     } catch (err) {
       if (err instanceof Unreachable || err instanceof KeyRefused) return fail(io, err.message)
       throw err

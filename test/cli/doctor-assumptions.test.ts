@@ -1,40 +1,26 @@
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
-import { main, type Io } from '../../src/cli/main'
-import { assumptionIds, type AssumptionResult } from '../../src/cli/doctor-assumptions'
+import { assumptionIds } from '../../src/cli/doctor-assumptions'
 import { facetCapVerdict, uniquesCapVerdict } from '../../src/cli/doctor-assumption-caps'
-import { createSimulator, DEMO_KEYS, type SimulatorOptions } from '../../simulator'
+import { concurrencyVerdict, costVerdict } from '../../src/cli/doctor-assumption-load'
+import { keySearchVerdict } from '../../src/cli/doctor-assumption-keys'
+import type { SimulatorOptions } from '../../simulator'
+import { doctorOn } from './doctor-run'
 
-const simUrl = 'http://127.0.0.1:9/graphql'
 const day = 86_400_000
 
-/** `v2bridge doctor --format json` against a simulator made with `options`. */
-async function doctorOn(options: SimulatorOptions = {}, key: string = DEMO_KEYS.all) {
-  const sim = createSimulator(options)
-  const out: string[] = []
-  const io: Io = {
-    out: (l) => out.push(l),
-    err: (l) => out.push(l),
-    env: {},
-    fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
-      sim.fetch(new Request(input, init))) as typeof fetch,
-  }
-  const code = await main(
-    ['doctor', '--key', key, '--nerdgraph-url', simUrl, '--format', 'json'],
-    io
-  )
-  const report = JSON.parse(out.join('\n')) as { assumptions: AssumptionResult[] }
-  const verdicts = Object.fromEntries(report.assumptions.map((a) => [a.id, a.verdict]))
-  return { code, verdicts, report }
+// Every read-only probe confirmed; the write probe runs only with --write-probe.
+const allConfirmed = {
+  ...Object.fromEntries(assumptionIds.map((id) => [id, 'confirmed'])),
+  'write-visibility': 'not probed',
 }
-
-const allConfirmed = Object.fromEntries(assumptionIds.map((id) => [id, 'confirmed']))
 
 describe('v2bridge doctor: the assumptions about NerdGraph', () => {
   it('confirms every assumption on the simulator, which follows the live service by default', async () => {
-    const { code, verdicts, report } = await doctorOn()
+    const { code, verdicts, report, mutations } = await doctorOn()
     expect(verdicts).toEqual(allConfirmed)
     expect(code).toBe(0)
+    expect(mutations).toEqual([])
     for (const a of report.assumptions) expect(a.seen.length).toBeGreaterThan(0)
     const seen = Object.fromEntries(report.assumptions.map((a) => [a.id, a.seen]))
     // The simulated account has more than 5,000 (application, name) pairs in a minute but only a
@@ -63,6 +49,16 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
       { retention: { fiveMinuteAfterMs: Infinity } },
       /not snapped: \S+:04Z to \S+:03Z answered as/,
     ],
+    [
+      'concurrency',
+      { limits: { concurrentPerUser: Infinity } },
+      /^all 26 answered, every one sent before any answered, in each of 2 batches$/,
+    ],
+    [
+      'nrql-cost',
+      { limits: { cost: false } },
+      /^the wide query took \d+ ms, the narrow \d+ ms \(best of 3 each\)$/,
+    ],
   ]
   for (const [id, options, seen] of lenient) {
     it(`says ${id} is contradicted, with what it saw, on a simulator switched back to lenient`, async () => {
@@ -75,19 +71,16 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
     })
   }
 
-  // The switches no read-only probe tells apart (docs/assumptions.md, key-search and nrql-timeout):
-  // the probes still answer as on the live service, and claim nothing they did not see.
-  const untold: [string, SimulatorOptions][] = [
-    ['key-search', { access: { othersKeys: 0 } }],
-    ['nrql-timeout', { limits: { cost: false } }],
-  ]
-  for (const [id, options] of untold) {
-    it(`cannot tell ${JSON.stringify(options)} apart, and says ${id} is confirmed still`, async () => {
-      const { code, verdicts } = await doctorOn(options)
-      expect(verdicts).toEqual(allConfirmed)
-      expect(code).toBe(0)
-    })
-  }
+  // An admin whose search lists only its own keys looks like a user who is not an admin: no read-only
+  // query tells them apart (docs/assumptions.md, admin-key-search).
+  it('says admin-key-search is unknown when the search lists only the own keys', async () => {
+    const { code, verdicts, report } = await doctorOn({ access: { othersKeys: 0 } })
+    expect(verdicts).toEqual({ ...allConfirmed, 'admin-key-search': 'unknown' })
+    expect(report.assumptions.find((a) => a.id === 'admin-key-search')!.seen).toMatch(
+      /^only the caller's own \d+ key\(s\): the user may not be an admin$/
+    )
+    expect(code).toBe(0)
+  })
 
   it('has a section of docs/assumptions.md for every assumption it probes', () => {
     const page = readFileSync(new URL('../../docs/assumptions.md', import.meta.url), 'utf8')
@@ -113,5 +106,63 @@ describe('v2bridge doctor: the assumptions about NerdGraph', () => {
     expect(uniquesCapVerdict(names(10_001), 12_345)[0]).toBe('contradicted')
     expect(uniquesCapVerdict(names(300), 300)[0]).toBe('unknown')
     expect(uniquesCapVerdict(null, 0)[0]).toBe('unknown')
+  })
+
+  it('tells a 429 amid requests in flight from requests that never overlapped', () => {
+    const flight = (started: number, answered: number, throttled = false) => ({
+      started,
+      answered,
+      throttled,
+      ok: !throttled,
+    })
+    const ok = Array.from({ length: 25 }, () => flight(0, 300))
+    expect(concurrencyVerdict([...ok, flight(1, 40, true)])).toEqual([
+      'confirmed',
+      '1 of 26 answered 429 while others were in flight',
+    ])
+    expect(concurrencyVerdict([...ok, flight(1, 310, true)])).toEqual([
+      'unknown',
+      '1 of 26 answered 429, after the rest',
+    ])
+    expect(concurrencyVerdict([...ok, flight(1, 300)])[0]).toBe('contradicted')
+    // Sent together, but answered one after another: NerdGraph may have queued them.
+    const queued = Array.from({ length: 26 }, (_, i) => flight(0, 100 + 20 * i))
+    expect(concurrencyVerdict(queued)).toEqual([
+      'unknown',
+      'the 26 answers came over 500 ms, one after another',
+    ])
+    expect(concurrencyVerdict([...ok, flight(400, 500)])).toEqual([
+      'unknown',
+      'the 26 requests did not overlap',
+    ])
+  })
+
+  it("says an admin's search is contradicted only by another user's key in full", () => {
+    const own = { key: 'NRAK-OWN00000000000000000000000', userId: 1 }
+    expect(
+      keySearchVerdict(1, [own, { key: 'NRAK-ABCDEFGHIJKLMNOPQRSTUVWXYZ0', userId: 2 }])
+    ).toEqual([
+      'contradicted',
+      "user 2's key listed in full; v2bridge keeps narrowing its search to the caller's user",
+    ])
+    expect(keySearchVerdict(1, [own, { key: 'NRAK-ABC...', userId: 2 }])).toEqual([
+      'confirmed',
+      "1 of 2 keys on the page are other users', obfuscated",
+    ])
+    expect(keySearchVerdict(1, [own])[0]).toBe('unknown')
+  })
+
+  it('calls a query slower only when it takes 3 times as long and 20 ms more', () => {
+    expect(costVerdict([150, 160, 170], [900, 480, 700])).toEqual([
+      'confirmed',
+      'the wide query took 480 ms, the narrow 150 ms (best of 3 each)',
+    ])
+    expect(costVerdict([150], 'TIMEOUT')).toEqual([
+      'confirmed',
+      'the wide query answered TIMEOUT, the narrow 150 ms',
+    ])
+    expect(costVerdict([150], [200])[0]).toBe('contradicted')
+    expect(costVerdict([2], [9])[0]).toBe('contradicted')
+    expect(costVerdict([150], [300])[0]).toBe('unknown')
   })
 })
