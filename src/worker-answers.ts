@@ -6,8 +6,9 @@
  * max-age`. Cloudflare docs "Cache" (developers.cloudflare.com/workers/runtime-apis/cache/): the
  * contents "do not replicate outside of the originating data center", so each data center asks
  * NerdGraph once; and Cache API operations of `*.workers.dev` deployments "will have no impact":
- * only a Worker on a custom domain shares (elsewhere every read is a miss, as without a store).
- * Only the Worker entry imports this module.
+ * only a Worker on a custom domain, not behind Cloudflare Access, shares (elsewhere every read is a
+ * miss, as without a store). `put` throws for a request other than GET, a 206 or `Vary: *` (same
+ * page): none of them here. Only the Worker entry imports this module.
  */
 import type { SharedAnswerStore } from './upstream/answer-store'
 
