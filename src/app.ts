@@ -30,6 +30,7 @@ import { describeFailure, logPath, passes, type RequestLog } from './core/reques
 import type { QueueState, Telemetry } from './upstream/telemetry'
 import type { RetryClock } from './upstream/retry'
 import { createUpstreamLimits, type LimitSettings } from './upstream/limits'
+import type { SharedAnswerStore } from './upstream/answer-store'
 import { rateUsage } from './http/rate-usage'
 import { cors } from './http/cors'
 import { etag, type BodyDigest } from './http/etag'
@@ -95,6 +96,8 @@ export interface AppOptions {
    * passes them. Without them (Workers) nothing is counted and there is no `/metrics`: each isolate
    * would only count its own share of the calls; Workers Logs and Cloudflare's analytics see them all. */
   telemetry?: (queue: () => QueueState) => Telemetry
+  /** The second tier of shared NRQL answers (src/upstream/answer-store.ts): the Worker's Cache API. */
+  answerStore?: SharedAnswerStore
   /** The demo only (scripts/demo-server.ts): the explorer names the simulator as its region and
    * starts authorized with this demo key. Never set in production. */
   demo?: ExplorerDemo
@@ -111,7 +114,7 @@ export function createApp(options: AppOptions = {}): Hono<Env> {
   const limits = createUpstreamLimits(options.limits)
   const telemetry = options.telemetry?.(() => limits.snapshot()) ?? uncounted
   const fetch = options.fetch ?? options.upstreamFetch
-  const upstream = { limits, telemetry, fetch, clock: options.clock }
+  const upstream = { limits, telemetry, fetch, clock: options.clock, store: options.answerStore }
   const operationOf = operationRouter(options.operations)
   const fingerprint = options.fingerprint ?? keyFingerprint
   const readStatic = staticReader(options.files)

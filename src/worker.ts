@@ -5,8 +5,10 @@
  */
 import { createApp } from './app'
 import { consoleLog } from './core/request-log'
+import { cacheAnswerStore } from './worker-answers'
 
-export default createApp({ log: consoleLog })
+/** Shared NRQL answers reach every isolate of a data center through the Cache API. */
+export default createApp({ log: consoleLog, answerStore: cacheAnswerStore })
 
 /** The migration report's Durable Object (binding `REPORTS` in wrangler.toml; optional). */
 export { ReportObject } from './report/durable'

@@ -12,6 +12,7 @@ import type { UpstreamLimits } from '../upstream/limits'
 import { createUpstream, type Upstream } from '../upstream/nerdgraph'
 import type { RetryClock } from '../upstream/retry'
 import type { Telemetry } from '../upstream/telemetry'
+import type { SharedAnswerStore } from '../upstream/answer-store'
 import type { Env } from './env'
 import { forward } from './forward'
 
@@ -24,6 +25,8 @@ export interface UpstreamParts {
   fetch: typeof fetch | undefined
   /** Clock and randomness of retries (tests make them deterministic). */
   clock: RetryClock | undefined
+  /** The second tier of shared NRQL answers (the Worker's Cache API); none when absent. */
+  store?: SharedAnswerStore | undefined
 }
 
 const transport = (parts: UpstreamParts) => ({
@@ -56,6 +59,7 @@ export function upstreamClient(
         telemetry: parts.telemetry,
         maxAnswerBytes: config.upstreamMaxBytes,
         share: config.sharedAnswers,
+        ...(parts.store ? { answerStore: parts.store } : {}),
         ...transport(parts),
       })
       upstreams.set(config, upstream)

@@ -32,7 +32,14 @@ import { AnswerTooLarge, defaultAnswerMaxBytes } from './answer-body'
 import { Abort, initFor } from './abort'
 import { copyJson } from './json-copy'
 import { withRequestedFields } from './answer-shape'
-import { accessDocument, createSharedReads, type AccessData, type SharedReads } from './reuse'
+import {
+  accessDocument,
+  createSharedReads,
+  type AccessData,
+  type SharedReads,
+  type StoredAnswer,
+} from './reuse'
+import type { SharedAnswerStore } from './answer-store'
 import type { Telemetry } from './telemetry'
 
 export type { GraphQLErrorLike, NerdGraphResult }
@@ -64,6 +71,8 @@ export interface NerdGraphOptions {
   reuse?: SharedReads
   /** false: no answer is shared across keys (`SHARED_ANSWERS`); each key's reads are its own. */
   share?: boolean
+  /** The second tier of shared answers (src/upstream/answer-store.ts): the Worker's Cache API. */
+  answerStore?: SharedAnswerStore
   clock?: RetryClock
   /** Called once per upstream request with its duration, for the request log. */
   onUpstream?: (ms: number) => void
@@ -118,12 +127,21 @@ export interface Upstream {
 export function createUpstream(
   options: Pick<
     NerdGraphOptions,
-    'endpoint' | 'fetch' | 'limits' | 'reuse' | 'share' | 'clock' | 'telemetry' | 'maxAnswerBytes'
+    | 'endpoint'
+    | 'fetch'
+    | 'limits'
+    | 'reuse'
+    | 'share'
+    | 'answerStore'
+    | 'clock'
+    | 'telemetry'
+    | 'maxAnswerBytes'
   >
 ): Upstream {
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   const limits = options.limits ?? createUpstreamLimits()
-  const reuse = options.reuse ?? createSharedReads()
+  const store = options.answerStore
+  const reuse = options.reuse ?? createSharedReads({}, store && { store, scope: options.endpoint })
   const share = options.share ?? true
   const clock = options.clock ?? systemClock
   const telemetry = options.telemetry
@@ -220,12 +238,14 @@ export function createUpstream(
     }
 
     /** A read of an account the key may read: a kept answer, the identical request in flight
-     * (whoever's key sent it), or this key's own request, kept for the next caller. A request of
-     * another key that failed for that key (401, 403) does not answer this one: it asks itself. */
+     * (whoever's key sent it), the store's answer (`stored`, when already read), or this key's own
+     * request, kept for the next caller. A request of another key that failed for that key (401,
+     * 403) does not answer this one: it asks itself. */
     async function shared<T>(
       id: string,
       variables: Record<string, unknown>,
-      run: () => Promise<NerdGraphResult<T>>
+      run: () => Promise<NerdGraphResult<T>>,
+      stored: StoredAnswer | undefined
     ): Promise<NerdGraphResult<T>> {
       const kept = reuse.get(id, clock.now()) as NerdGraphResult<T> | undefined
       if (kept) {
@@ -233,11 +253,18 @@ export function createUpstream(
         return copyJson(kept)
       }
       let leader = false
+      let fromStore = false
       const result = await limits
         .coalesce(`shared\u0000${id}`, async () => {
           leader = true
+          const found = stored ?? (await reuse.fromStore(id, clock.now()))
+          if (found) {
+            fromStore = true
+            reuse.keep(id, found, clock.now())
+            return found.value as NerdGraphResult<T>
+          }
           const answer = await run()
-          if (answer.errors.length === 0) reuse.set(id, answer, variables, clock.now())
+          if (answer.errors.length === 0) await reuse.set(id, answer, variables, clock.now())
           return answer
         })
         .catch((err: unknown) => {
@@ -246,8 +273,8 @@ export function createUpstream(
           leader = true
           return run()
         })
-      if (!leader) caller.onAccepted?.()
-      return leader ? result : copyJson(result)
+      if (!leader || fromStore) caller.onAccepted?.()
+      return leader && !fromStore ? result : copyJson(result)
     }
 
     /** Asks NerdGraph which accounts the key may read (and its user); a failure leaves it unknown. */
@@ -296,13 +323,18 @@ export function createUpstream(
           )
         const account = share ? reuse.accountOf(document, variables) : undefined
         const sharedId = `${partial}\u0000${json}`
+        let stored: StoredAnswer | undefined
         if (account !== undefined && !reuse.mayRead(caller.partition, account, clock.now())) {
           // Another caller's answer is there: worth one small request to learn the key's accounts.
-          if (reuse.has(sharedId, clock.now()) || limits.running(`shared\u0000${sharedId}`))
-            await checkAccess()
+          // The store's answer is only looked at here; it is served below, once the key is proven.
+          const there =
+            reuse.has(sharedId, clock.now()) ||
+            limits.running(`shared\u0000${sharedId}`) ||
+            (stored = await reuse.fromStore(sharedId, clock.now())) !== undefined
+          if (there) await checkAccess()
         }
         if (account !== undefined && reuse.mayRead(caller.partition, account, clock.now()))
-          return shared<T>(sharedId, variables, run)
+          return shared<T>(sharedId, variables, run, stored)
         const id = `${caller.partition}\u0000${partial}\u0000${json}`
         let leader = false
         const result = await limits.coalesce(id, () => {
@@ -311,7 +343,7 @@ export function createUpstream(
         })
         if (!leader)
           caller.onAccepted?.() // the leader's answer was a GraphQL result
-        else if (learn(result, account)) reuse.set(sharedId, result, variables, clock.now())
+        else if (learn(result, account)) await reuse.set(sharedId, result, variables, clock.now())
         // Followers get their own copy: a route may reshape what it receives.
         return leader ? result : copyJson(result)
       },

@@ -18,9 +18,15 @@
  * answer is there to share), kept per key fingerprint for `proofMs`, bounded; until then it sends
  * its own request and NerdGraph decides. Only answers
  * NerdGraph gave without errors are kept, and only keys it accepted get a place.
+ *
+ * A second tier (`SharedAnswerStore`, src/upstream/answer-store.ts; the Worker's Cache API) holds
+ * the same answers beyond one process: read on a memory miss before sending, written when an answer
+ * is kept, under the same rules and for the same time. It is keyed by a hash of the document and
+ * variables only, and a key gets what it holds only once proven as above.
  */
 import { gql } from 'graphql-request'
 import { copyJson } from './json-copy'
+import { storeKey, withinWait, type SharedAnswerStore } from './answer-store'
 
 /** The accounts a key may read and its user (schema `Actor.accounts`, `Actor.user`): asked only
  * when another caller's answer could serve the key, which NerdGraph has not answered for that
@@ -61,6 +67,8 @@ export interface ReuseSettings {
   maxKeys: number
   /** Accounts kept per key. */
   maxAccountsPerKey: number
+  /** How long a read or write of the `SharedAnswerStore` may hold a call; past it, a miss. */
+  storeWaitMs: number
 }
 
 export const defaultReuse: ReuseSettings = {
@@ -72,6 +80,13 @@ export const defaultReuse: ReuseSettings = {
   maxBytes: 32 * 2 ** 20,
   maxKeys: 10_000,
   maxAccountsPerKey: 1_000,
+  storeWaitMs: 25,
+}
+
+/** An answer the `SharedAnswerStore` holds, and until when (epoch ms) it stays true. */
+export interface StoredAnswer {
+  value: unknown
+  until: number
 }
 
 interface Kept {
@@ -92,8 +107,14 @@ export interface SharedReads {
   /** A kept answer still true at `now`, or undefined. */
   get(id: string, now: number): unknown
   /** Keeps a copy of an answer for as long as its window (the NRQL in `variables`) says it stays
-   * true; an answer over a 32nd of `maxBytes` is not kept (and not copied). */
-  set(id: string, value: unknown, variables: Record<string, unknown>, now: number): void
+   * true; an answer over a 32nd of `maxBytes` is not kept (and not copied). With a store, writes it
+   * there too: the promise settles when the write did, or after `storeWaitMs`; it never rejects. */
+  set(id: string, value: unknown, variables: Record<string, unknown>, now: number): Promise<void>
+  /** The store's answer for `id` still true at `now`, not kept: undefined without a store, on a
+   * miss, a failure or after `storeWaitMs`. Serve it only to a key that `mayRead` its account. */
+  fromStore(id: string, now: number): Promise<StoredAnswer | undefined>
+  /** Keeps what `fromStore` gave (not copied: it was parsed for this call) until its `until`. */
+  keep(id: string, stored: StoredAnswer, now: number): void
   snapshot(): { answers: number; bytes: number; keys: number }
 }
 
@@ -167,7 +188,14 @@ function sizeWithin(value: unknown, limit: number): number {
   return bytes
 }
 
-export function createSharedReads(settings: Partial<ReuseSettings> = {}): SharedReads {
+/**
+ * `store`: the second tier; `scope` (the NerdGraph endpoint) is hashed into its keys, so answers of
+ * two endpoints never meet.
+ */
+export function createSharedReads(
+  settings: Partial<ReuseSettings> = {},
+  store?: { store: SharedAnswerStore; scope: string }
+): SharedReads {
   const s = { ...defaultReuse, ...settings }
   const verdicts = new Map<string, boolean>()
   const answers = new Map<string, Kept>()
@@ -178,6 +206,31 @@ export function createSharedReads(settings: Partial<ReuseSettings> = {}): Shared
     answers.delete(id)
     bytes -= kept.bytes
   }
+  /** Keeps `value` (a copy when `copy`) until `until`, least recent out past maxBytes: what it
+   * keeps, or undefined (not true at `now`, or over a 32nd of maxBytes, not walked whole). */
+  const hold = (id: string, value: unknown, until: number, now: number, copy: boolean) => {
+    const old = answers.get(id)
+    if (old) drop(id, old)
+    if (until <= now) return undefined
+    const size = sizeWithin(value, s.maxBytes / 32 - 2 * id.length) + 2 * id.length
+    if (size > s.maxBytes / 32) return undefined
+    const kept = copy ? copyJson(value) : value
+    answers.set(id, { value: kept, until, bytes: size })
+    bytes += size
+    while (bytes > s.maxBytes) {
+      const [oldest, entry] = answers.entries().next().value!
+      drop(oldest, entry)
+    }
+    return kept
+  }
+  /** The store's work on `id`'s key, within `storeWaitMs` (undefined past it or on failure). */
+  const atKey = <T>(id: string, work: (store: SharedAnswerStore, key: string) => Promise<T>) =>
+    store
+      ? withinWait(
+          storeKey(store.scope, id).then((key) => work(store.store, key)),
+          s.storeWaitMs
+        )
+      : undefined
 
   return {
     accountOf(document, variables) {
@@ -217,23 +270,25 @@ export function createSharedReads(settings: Partial<ReuseSettings> = {}): Shared
       answers.set(id, kept)
       return kept.value
     },
-    set(id, value, variables, now) {
+    async set(id, value, variables, now) {
       const end = windowEnd(variables)
       if (end === undefined) return
       const closed = end <= Math.floor(now / minute) * minute
       const settled = end <= now - s.settleMs
       const until = now + (settled ? s.closedMs : closed ? s.recentMs : s.openMs)
-      const old = answers.get(id)
-      if (old) drop(id, old)
-      if (until <= now) return
-      const size = sizeWithin(value, s.maxBytes / 32 - 2 * id.length) + 2 * id.length
-      if (size > s.maxBytes / 32) return
-      answers.set(id, { value: copyJson(value), until, bytes: size })
-      bytes += size
-      while (bytes > s.maxBytes) {
-        const [oldest, kept] = answers.entries().next().value!
-        drop(oldest, kept)
-      }
+      const kept = hold(id, value, until, now, true)
+      if (kept !== undefined)
+        await atKey(id, (to, key) => to.put(key, { value: kept, until }, until - now))
+    },
+    async fromStore(id, now) {
+      // Only `set` writes the store: what has a later `until` is a StoredAnswer.
+      const found = (await atKey(id, (from, key) => from.get(key))) as
+        Partial<StoredAnswer> | null | undefined
+      return (found?.until ?? 0) > now ? (found as StoredAnswer) : undefined
+    },
+    keep(id, stored, now) {
+      // Never longer than this process would keep it itself.
+      hold(id, stored.value, Math.min(stored.until, now + s.closedMs), now, false)
     },
     snapshot: () => ({ answers: answers.size, bytes, keys: readable.size }),
   }
