@@ -8,7 +8,9 @@
 # documented differences, read-your-writes and NRDB's rollup windows brought it to 73.8 KiB (all of
 # them Worker code, none test- or Node-only: `npm run lint` checks the import graph), so it was 76 KiB.
 # Full NRQL pages completed, the answer-shape check, NRQL answers shared across callers and
-# `links.alert_policy` brought it to 78.7 KiB (Worker code again, no dependency), so it is 80 KiB.
+# `links.alert_policy` brought it to 78.7 KiB (Worker code again, no dependency), so it was 80 KiB.
+# Shared answers across a data center's isolates (the Cache API store), `last_reported_at` from the
+# newest Transaction event and the upstream attempt's own abort brought it to 80.5 KiB, so it is 84 KiB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -21,7 +23,7 @@ echo "$line"
 node -e '
   const m = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(process.argv[1]);
   const [raw, gz] = [Number(m[1]), Number(m[2])];
-  const budget = 80;
+  const budget = 84;
   console.log(`worker upload: ${raw} KiB, ${gz} KiB gzipped (budget ${budget} KiB)`);
   if (gz > budget) {
     console.log(`over the ${budget} KiB budget by ${(gz - budget).toFixed(1)} KiB`);
