@@ -102,6 +102,12 @@ describe('answers read from the table', () => {
     expect(again).not.toBe(first) // dropped past the bound, matched anew
     expect(again).toEqual(first)
     expect(route('PUT', '/v2/applications/4999.json').row?.summary).toBe('Update application')
+    // Unknown and long paths, which anyone may send before a key is checked, are not kept.
+    const unknown = route('GET', '/v2/nothing/here')
+    expect(route('GET', '/v2/nothing/here')).not.toBe(unknown)
+    const long = `/v2/applications/${'9'.repeat(300)}.json`
+    expect(route('GET', long)).not.toBe(route('GET', long))
+    expect(route('GET', long).row?.summary).toBe('Show application')
   })
 
   it('answers 410 with the replacement for a retired operation, in JSON and XML', async () => {

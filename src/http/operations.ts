@@ -46,21 +46,26 @@ export function operationRouter(rows: readonly OperationRow[] = operations): Ope
     })
   }
   // The same paths come again and again (an exporter reads the same applications every minute):
-  // the last `remembered` answers are kept, the oldest dropped first. Frozen: shared by requests.
+  // the last `remembered` matches of known paths are kept, the oldest dropped first. Routing runs
+  // before the key is checked, so what anyone may send is bounded: an unknown or long path is
+  // matched anew every time. Frozen: shared by requests.
   const known = new Map<string, Matched>()
   return (method, path) => {
     const key = `${method} ${path}`
     let matched = known.get(key)
     if (matched) return matched
     matched = match(method, path)
+    if (matched.allowed.length === 0 || path.length > rememberedLength) return matched
     if (known.size >= remembered) known.delete(known.keys().next().value!)
     known.set(key, matched)
     return matched
   }
 }
 
-/** Paths whose match is kept: a bound on memory, whatever paths callers send. */
+/** Matches kept, of paths up to `rememberedLength` characters: at most about 300 KB, whatever paths
+ * callers send. */
 const remembered = 1024
+const rememberedLength = 256
 
 /** The error a row that v2bridge does not translate answers with, or undefined for a served row. */
 export function untranslatedAnswer(row: OperationRow, forwarding: boolean): V2Error | undefined {
