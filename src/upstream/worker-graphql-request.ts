@@ -53,12 +53,12 @@ const isJson = (contentType: string | null) => {
   return type.includes('application/json') || type.includes('application/graphql-response+json')
 }
 
-/** The execution result of a body, or an Error when it is not one. */
 /** At most this much of an answer that is not a 2xx JSON is read: GraphQL errors or a proxy's
  * page. Reading a hostile endless 500 to the full `maxBytes` cost tens of milliseconds of decoding
  * per call on the main thread (issue 40, `npm run bench:hostile`). */
 export const otherMaxBytes = 1024 * 1024
 
+/** The execution result of a body, or an Error when it is not one. */
 function resultOf(body: string, contentType: string | null): Error | Record<string, unknown> {
   try {
     return checked(isJson(contentType) ? JSON.parse(body) : body)
