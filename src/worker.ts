@@ -5,7 +5,7 @@
  */
 import { createApp } from './app'
 import { consoleLog } from './core/request-log'
-import { cacheAnswerStore } from './worker-answers'
+import { cacheAnswerStore } from './upstream/cache-api-store'
 
 /** Shared NRQL answers reach every isolate of a data center through the Cache API. */
 export default createApp({ log: consoleLog, answerStore: cacheAnswerStore })

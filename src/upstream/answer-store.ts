@@ -1,7 +1,7 @@
 /**
  * @module upstream/answer-store
  * The second tier of NRQL answers shared across callers (src/upstream/reuse.ts): a store beyond one
- * process's memory, which the Worker gives (src/worker-answers.ts, the Cache API) and Node does not.
+ * process's memory, which the Worker gives (src/upstream/cache-api-store.ts, the Cache API) and Node does not.
  * Its keys are a hash of the NerdGraph endpoint, the document and its variables, never a caller's
  * key or anything derived from it; which key may get what it holds is reuse.ts's proof, made
  * before. A store that throws or is slow is a miss: it may cost a call `waitMs`, never an error.

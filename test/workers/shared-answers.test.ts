@@ -1,5 +1,5 @@
 /**
- * Shared NRQL answers across isolates (src/worker-answers.ts): two apps, as two isolates of one
+ * Shared NRQL answers across isolates (src/upstream/cache-api-store.ts): two apps, as two isolates of one
  * data center have, each with memory of its own and the Worker's Cache API store, read the same
  * settled minutes; NerdGraph (the simulator) runs their NRQL once. miniflare's `caches.default`
  * keeps what is put, as Cloudflare's does within one data center. Windows relative to the clock the
@@ -8,7 +8,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, inject, it } from 'vitest'
 import { createApp } from '../../src/app'
-import { cacheAnswerStore } from '../../src/worker-answers'
+import { cacheAnswerStore } from '../../src/upstream/cache-api-store'
 
 const key = 'NRAK-DEMO0000000000000000000000'
 const minute = 60_000

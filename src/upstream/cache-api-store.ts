@@ -1,5 +1,5 @@
 /**
- * @module worker-answers
+ * @module upstream/cache-api-store
  * The Worker's second tier of shared NRQL answers (src/upstream/answer-store.ts): the Cache API's
  * `caches.default`, which every isolate of the Worker in one Cloudflare data center reads. Each
  * answer is a JSON Response under a synthetic https URL of its store key, kept by `Cache-Control:
@@ -8,9 +8,9 @@
  * NerdGraph once; and Cache API operations of `*.workers.dev` deployments "will have no impact":
  * only a Worker on a custom domain, not behind Cloudflare Access, shares (elsewhere every read is a
  * miss, as without a store). `put` throws for a request other than GET, a 206 or `Vary: *` (same
- * page): none of them here. Only the Worker entry imports this module.
+ * page): none of them here. Only the Worker entry (src/worker.ts) imports this module.
  */
-import type { SharedAnswerStore } from './upstream/answer-store'
+import type { SharedAnswerStore } from './answer-store'
 
 /** The Workers runtime's cache (Cloudflare docs "Cache": `caches.default`), if there is one. */
 const defaultCache = () => (globalThis as { caches?: { default?: Cache } }).caches?.default
