@@ -234,7 +234,11 @@ async function main() {
   )
   const bridge = await startChild(
     // BENCH_HOSTILE_NODE="--cpu-prof --cpu-prof-dir=/tmp/p": options for v2bridge's node, to profile it.
-    [...tsx, ...(process.env['BENCH_HOSTILE_NODE']?.split(' ') ?? []), 'src/node.ts'],
+    [
+      ...tsx,
+      ...(process.env['BENCH_HOSTILE_NODE']?.split(' ').filter(Boolean) ?? []),
+      'src/node.ts',
+    ],
     {
       PORT: '0',
       NERDGRAPH_URL: `${upstream.url}/graphql`,

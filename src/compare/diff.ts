@@ -70,10 +70,32 @@ export function compareTrees(v2: Tree | undefined, bridge: Tree | undefined): Di
   return w.out
 }
 
-/** The event loop's turn: a macrotask, after the I/O callbacks waiting (another caller's request);
- * `setImmediate` where the runtime has it (Node: no 1 ms timer clamp), a timer elsewhere. */
+/**
+ * The event loop's turn, shared by every comparison: one comparison's next slice runs per turn of the
+ * loop, in the order they asked, so however many compare at once, a turn holds one slice of theirs
+ * and callers' requests have the rest (issue 40: four comparisons of a 20,000-item list took four
+ * slices of every turn). A macrotask, after the I/O callbacks waiting: `setImmediate` where the
+ * runtime has it (Node: no 1 ms timer clamp; one queued by an immediate runs on the next turn), a
+ * timer elsewhere.
+ */
 export const turn = (): Promise<void> =>
-  new Promise((go) => (typeof setImmediate === 'function' ? setImmediate(go) : setTimeout(go, 0)))
+  new Promise((go) => {
+    waiting.push(go)
+    if (waiting.length === 1) later(nextSlice)
+  })
+
+/** Comparisons waiting for their next slice, first come first served. */
+const waiting: (() => void)[] = []
+const later = (run: () => void) =>
+  typeof setImmediate === 'function' ? setImmediate(run) : setTimeout(run, 0)
+
+/** Lets the first waiting comparison run its slice (after this callback, as its promise settles);
+ * the next one waits for the next turn. */
+function nextSlice() {
+  const go = waiting.shift()
+  if (waiting.length) later(nextSlice)
+  go?.()
+}
 
 const newWalk = (): Walk => ({ out: [], nodes: limits.nodes, slice: limits.slice })
 
@@ -111,10 +133,13 @@ const kindOf = (t: Tree | undefined) =>
 /** A path segment: a field name as v2 spells them; any other key (a map keyed by data, such as a
  * channel's custom headers) is `*`, so paths never carry what a caller stored. */
 const join = (p: Place, key: string): Place => {
-  const segment = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(key) ? key : '*'
-  const dot = (s: string) => (s ? `${s}.` : '')
-  return { path: dot(p.path) + segment, at: dot(p.at) + segment }
+  const segment = fieldName.test(key) ? key : '*'
+  return {
+    path: p.path ? `${p.path}.${segment}` : segment,
+    at: p.at ? `${p.at}.${segment}` : segment,
+  }
 }
+const fieldName = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
 const named = (p: Place): Place => ({ path: p.path || '(body)', at: p.at || '(body)' })
 
 function push(w: Walk, d: Difference) {
@@ -126,6 +151,7 @@ const full = (w: Walk) => w.out.length >= limits.differences
 
 function* walk(p: Place, a: Tree | undefined, b: Tree | undefined, w: Walk, order = true): Steps {
   if (spend(w, 1)) yield
+  if (a === b && typeof a === 'object') return // one tree on both sides (index.ts): no difference
   const [ka, kb] = [kindOf(a), kindOf(b)]
   if (ka !== kb) {
     const kind =
@@ -142,13 +168,21 @@ function* walk(p: Place, a: Tree | undefined, b: Tree | undefined, w: Walk, orde
   } else if (ka === 'list') yield* list(p, a as Tree[], b as Tree[], w)
   else if (ka === 'object') {
     const [oa, ob] = [a as Record<string, Tree>, b as Record<string, Tree>]
-    for (const k of Object.keys(oa)) yield* walk(join(p, k), oa[k], ob[k], w, order)
-    for (const k of Object.keys(ob))
-      if (!(k in oa)) yield* walk(join(p, k), undefined, ob[k], w, order)
+    const [keysA, keysB] = [Object.keys(oa), Object.keys(ob)]
+    for (const k of keysA) yield* walk(join(p, k), oa[k], ob[k], w, order)
+    // The same keys in the same order (most objects): nothing extra, nothing out of order.
+    if (sameKeys(keysA, keysB)) return
+    for (const k of keysB) if (!(k in oa)) yield* walk(join(p, k), undefined, ob[k], w, order)
     // Key order: cosmetic (JSON objects are unordered, RFC 8259 §4).
-    if (order && !sameOrder(Object.keys(oa), Object.keys(ob)))
-      push(w, { ...named(p), kind: 'keys' })
+    if (order && !sameOrder(keysA, keysB)) push(w, { ...named(p), kind: 'keys' })
   } else value(named(p), a!, b!, w)
+}
+
+/** Whether both lists of keys are the same, in the same order. */
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 /** Whether the keys both have come in the same order (linear). */
@@ -176,19 +210,25 @@ function value(p: Place, a: Tree, b: Tree, w: Walk) {
 function identity(item: Tree, index: number): string {
   if (item === null || typeof item !== 'object' || Array.isArray(item))
     return `=${JSON.stringify(item)}`.slice(0, limits.identity)
-  for (const fields of compareRules.identity)
-    if (fields.every((f) => item[f] !== undefined && item[f] !== null))
-      return fields
-        .map((f) => `${f}:${JSON.stringify(item[f])}`)
-        .join('|')
-        .slice(0, limits.identity)
+  rules: for (const fields of compareRules.identity) {
+    let id = ''
+    for (const f of fields) {
+      const v = item[f]
+      if (v === undefined || v === null) continue rules
+      id += `${id ? '|' : ''}${f}:${typeof v === 'number' ? v : JSON.stringify(v)}`
+    }
+    return id.length > limits.identity ? id.slice(0, limits.identity) : id
+  }
   return `#${index}`
 }
 
 /** Identity → item, a repeated identity numbered by its occurrence (`id:1~2`): one pass, one
  * counter per identity. `~n` after an identity is never an identity of its own: each ends with
  * a JSON value or an index. */
-function* keyed(items: readonly Tree[], map: Map<string, Tree>, w: Walk): Steps {
+function* keyed(items: readonly Tree[], w: Walk): Generator<void, Map<string, Tree>, void> {
+  const known = keyedLists.get(items)
+  if (known) return known
+  const map = new Map<string, Tree>()
   const seen = new Map<string, number>()
   for (let i = 0; i < items.length; i++) {
     if (spend(w, 1)) yield
@@ -197,16 +237,21 @@ function* keyed(items: readonly Tree[], map: Map<string, Tree>, w: Walk): Steps 
     seen.set(id, n)
     map.set(n === 1 ? id : `${id}~${n}`, items[i]!)
   }
+  keyedLists.set(items, map)
+  return map
 }
+
+/** Each list's items by identity, kept while the list lives: one answer is compared with several
+ * (v2's first read with v2bridge's and with each later read, noise.ts), its lists keyed once. */
+const keyedLists = new WeakMap<readonly Tree[], Map<string, Tree>>()
 
 /** Items matched by identity; the same items in another order differ (`order`): v2's lists have
  * an order clients page by. */
 function* list(p: Place, a: Tree[], b: Tree[], w: Walk): Steps {
   const path = `${p.path}[]`
   const item = (k: string): Place => ({ path, at: `${p.at}[${k}]` })
-  const [ma, mb] = [new Map<string, Tree>(), new Map<string, Tree>()]
-  yield* keyed(a, ma, w)
-  yield* keyed(b, mb, w)
+  const ma = yield* keyed(a, w)
+  const mb = yield* keyed(b, w)
   for (const [k, v] of ma) {
     if (mb.has(k)) yield* walk(item(k), v, mb.get(k), w)
     else {
@@ -219,8 +264,25 @@ function* list(p: Place, a: Tree[], b: Tree[], w: Walk): Steps {
     if (pace(w, 1)) yield
     if (!full(w)) push(w, { ...item(k), kind: 'extra', bridge: shown(k, v) })
   }
-  if (pace(w, ma.size + mb.size)) yield
-  if (!sameOrder([...ma.keys()], [...mb.keys()])) push(w, { path, at: `${p.at}[]`, kind: 'order' })
+  if (!(yield* inOrder(ma, mb, w))) push(w, { path, at: `${p.at}[]`, kind: 'order' })
+}
+
+/** Whether the items both lists have come in the same order: one pass over each, pausing as the
+ * walk does. */
+function* inOrder(
+  ma: Map<string, Tree>,
+  mb: Map<string, Tree>,
+  w: Walk
+): Generator<void, boolean, void> {
+  const inB = mb.keys()
+  for (const k of ma.keys()) {
+    if (pace(w, 1)) yield
+    if (!mb.has(k)) continue
+    let next = inB.next()
+    while (!next.done && !ma.has(next.value)) next = inB.next()
+    if (next.value !== k) return false
+  }
+  return true
 }
 
 /** A missing or extra item as an example shows it: its identity, or the scalar. */

@@ -38,8 +38,20 @@ import type { CompareSettings } from '../core/config'
 
 /** An answer read to its end: its bytes as rendered when it has them (src/http/respond.ts). */
 export async function answerFrom(res: Response): Promise<Answer> {
+  return answerOf(res.status, res.headers, await textFrom(res))
+}
+
+/** An answer's text: its bytes as rendered when it has them, else read to its end. */
+async function textFrom(res: Response): Promise<string> {
   const bytes = renderedBytes(res)
-  return answerOf(res.status, res.headers, bytes ? decoder.decode(bytes) : await res.text())
+  return bytes ? decoder.decode(bytes) : res.text()
+}
+
+/** Whether two answers' status, media type and links are the same. */
+function sameHead(a: Answer, b: Answer): boolean {
+  if (a.status !== b.status || a.contentType !== b.contentType) return false
+  const [la, lb] = [Object.keys(a.links), Object.keys(b.links)]
+  return la.length === lb.length && la.every((rel) => a.links[rel] === b.links[rel])
 }
 
 const decoder = new TextDecoder()
@@ -126,8 +138,15 @@ export class Comparer {
     const key = `${op.method} ${op.path}`
     let a: Answer
     let b: Answer
+    let firstText = ''
     try {
-      ;[a, b] = await Promise.all([v2.then(answerFrom), bridge.then(answerFrom)])
+      // Each answer is decoded and parsed in a turn of its own (diff.ts `turn`), as the walk is.
+      const [theirs, mine] = await Promise.all([v2, bridge])
+      await turn()
+      firstText = await textFrom(theirs)
+      a = answerOf(theirs.status, theirs.headers, firstText)
+      await turn()
+      b = await answerFrom(mine)
     } catch {
       return outcomeOf(op, 'error')
     }
@@ -141,13 +160,27 @@ export class Comparer {
     try {
       const all = await compareAnswers(a, b)
       const reads: ReturnType<typeof byPlace>[] = []
+      let asFirst: ReturnType<typeof byPlace> | undefined
       const spreads: Spreads = new Map()
       const readAgain = async () => {
         try {
-          const r = await answerFrom(await again())
+          const res = await again()
+          await turn()
+          const text = await textFrom(res)
           // Another status than the first read's (a 429 or 5xx after a 200) says nothing of noise:
           // its body shares no item with either answer, so it would seem to agree with any text.
-          if (r.status !== a.status) return false
+          if (res.status !== a.status) return false
+          const head = answerOf(res.status, res.headers, '')
+          // v2's first answer again, to the byte: nothing moved, and it differs from v2bridge's as
+          // the first did; it is not parsed and walked again (issue 40: a list of 20,000 items
+          // read ten times).
+          if (text === firstText && sameHead(head, a)) {
+            reads.push((asFirst ??= byPlace(all)))
+            return true
+          }
+          await turn()
+          const r =
+            text === firstText ? { ...head, body: a.body } : answerOf(res.status, res.headers, text)
           const moved = await compareAnswers(a, r)
           mine.paths += learnNoise(bands, moved, paths - mine.paths, spreads)
           const against = await compareAnswers(r, b)

@@ -90,7 +90,10 @@ export function upstreamClient(
 }
 
 /** Sends a kept alerts call (or, in compare mode, `req`) unchanged to the real v2 with the caller's
- * own key; `comparison`: a comparison's own read, in a lane of its own, never the key's. */
+ * own key; `comparison`: a comparison's own read, in a lane of its own, never the key's, and read
+ * within half of `UPSTREAM_MAX_BYTES` (16 MiB by default, twice v2's largest answer): several
+ * comparisons read at once, after the answer, and one v2 read too large for them only skips its
+ * comparison (issue 40: 32 MiB reads of a hostile v2 held callers' requests). */
 export type ForwardCall = (
   c: Context<Env>,
   req?: Request,
@@ -103,7 +106,7 @@ export function forwarder(parts: UpstreamParts, verifiedKeys: VerifiedKeys): For
     const res = await forward(req ?? c.req.raw, req ? undefined : c.env?.getBody, {
       base: config.v2Url,
       timeoutMs: config.upstreamTimeoutMs,
-      maxBytes: config.upstreamMaxBytes,
+      maxBytes: comparison ? config.upstreamMaxBytes / 2 : config.upstreamMaxBytes,
       partition: comparison ? `compare:${c.get('keyHash')}` : c.get('keyHash'),
       limits: parts.limits,
       origin: c.get('origin'),

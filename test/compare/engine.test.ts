@@ -5,7 +5,7 @@
  * counter are per key; a v2 read that failed accounts for nothing; a key v2 refused (401) is not
  * an equal comparison; a comparison's v2 reads never take the key's NerdGraph slots.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { compareTrees, type Difference } from '../../src/compare/diff'
 import { exampleOf } from '../../src/compare/aggregate'
 import { Comparer } from '../../src/compare'
@@ -13,6 +13,19 @@ import { compareRules } from '../../src/compare/rules'
 import { compareHarness, DEMO_KEYS } from './setup'
 
 const op = { method: 'GET', path: '/v2/applications/{id}' }
+
+/** Counts the event loop's turns (one `setImmediate` each) while `job` runs. */
+function turnsDuring<T>(job: () => Promise<T>): { result: Promise<T>; count: () => number } {
+  let turns = 0
+  let done = false
+  const spin = () => {
+    turns += 1
+    if (!done) setImmediate(spin)
+  }
+  setImmediate(spin)
+  const result = job().finally(() => (done = true))
+  return { result, count: () => turns }
+}
 const json = (body: unknown, status = 200) =>
   Promise.resolve(
     new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
@@ -22,7 +35,7 @@ describe('work per comparison', () => {
   it('numbers 20,000 repeated identities in one pass', () => {
     const same = Array.from({ length: 20_000 }, () => ({ id: 1, name: 'x' }))
     const scalars = Array.from({ length: 20_000 }, () => 7)
-    expect(compareTrees({ a: same }, { a: same })).toEqual([])
+    expect(compareTrees({ a: same }, { a: structuredClone(same) })).toEqual([])
     expect(compareTrees({ a: scalars }, { a: [...scalars, 7] })).toEqual([
       { path: 'a[]', at: 'a[=7~20001]', kind: 'extra', bridge: 7 },
     ])
@@ -33,13 +46,44 @@ describe('work per comparison', () => {
     // request of the process for about half a second.
     const same = { applications: Array.from({ length: 20_000 }, () => ({ id: 1, name: 'Same' })) }
     const mine = { applications: [{ id: 2, name: 'Mine' }] }
-    let turns = 0
-    const tick = setInterval(() => turns++, 0)
-    const o = await new Comparer().compare(op, json(same), json(mine), () => json(same), 'k')
-    clearInterval(tick)
-    expect(o.result).toBe('differing')
-    // 2 × 20,001 identities and 20,000 items of 3 nodes compared with v2 itself, per read.
-    expect(turns).toBeGreaterThan(20)
+    const turns = turnsDuring(() =>
+      new Comparer().compare(op, json(same), json(mine), () => json(same), 'k')
+    )
+    expect((await turns.result).result).toBe('differing')
+    // 20,001 identities, 19,999 missing items and the order check: about 60 slices of 1,024.
+    expect(turns.count()).toBeGreaterThan(50)
+  })
+
+  it('runs one comparison slice per turn of the loop, however many compare at once', async () => {
+    // Issue 40: each comparison took its own turn, so four at once held four slices of every turn.
+    const list = (n: number) => ({ applications: Array.from({ length: n }, (_, i) => ({ id: i })) })
+    const compareOnce = () =>
+      new Comparer().compare(op, json(list(30_000)), json(list(1)), () => json(list(1)), 'k')
+    const alone = turnsDuring(compareOnce)
+    await alone.result
+    const together = turnsDuring(() => Promise.all([compareOnce(), compareOnce(), compareOnce()]))
+    await together.result
+    expect(alone.count()).toBeGreaterThan(30)
+    expect(together.count()).toBeGreaterThanOrEqual(alone.count() * 2.7)
+  })
+
+  it('reads a v2 answer that came again to the byte without parsing it again', async () => {
+    const same = { applications: Array.from({ length: 100 }, (_, i) => ({ id: i, name: 'a' })) }
+    const mine = { applications: [{ id: 1, name: 'b' }] }
+    const parse = vi.spyOn(JSON, 'parse')
+    let reads = 0
+    try {
+      const o = await new Comparer().compare(op, json(same), json(mine), () => {
+        reads += 1
+        return json(same)
+      })
+      expect(o.result).toBe('differing')
+      // v2's first read and v2bridge's answer; v2's later reads were its first, to the byte.
+      expect(reads).toBe(compareRules.noise.reads - 1)
+      expect(parse).toHaveBeenCalledTimes(2)
+    } finally {
+      parse.mockRestore()
+    }
   })
 
   it('skips an answer past its node bound instead of walking it', async () => {

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { gzipSync } from 'node:zlib'
 import { createSimulator, DEMO_KEYS } from '../../simulator'
-import { createApp } from '../../src/app'
+import { createApp, type AppOptions } from '../../src/app'
 import { parseConfig, type ConfigInput } from '../../src/core/config'
 import { nodeTransport } from '../../src/node/transport'
 
@@ -136,7 +136,8 @@ export const closeHostile = () => Promise.all(started.splice(0).map((u) => u.clo
  */
 export async function bridgeBefore(
   pick: (call: Call) => Hostility | undefined,
-  settings: ConfigInput = {}
+  settings: ConfigInput = {},
+  parts: Partial<AppOptions> = {}
 ) {
   const sim = createSimulator()
   const upstream = await hostileUpstream(pick, (req) => sim.fetch(req))
@@ -150,6 +151,7 @@ export async function bridgeBefore(
     }),
     fetch: nodeTransport(),
     log: () => {},
+    ...parts,
   })
   const call = (path: string, init: RequestInit = {}) =>
     app.request(path, {

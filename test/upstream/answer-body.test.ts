@@ -15,6 +15,7 @@ import {
   readAnswer,
 } from '../../src/upstream/answer-body'
 import { forwardStatus, transportStatus } from '../../mappings/upstream-errors'
+import { createTelemetry } from '../../src/upstream/telemetry'
 import {
   endless,
   gzipBomb,
@@ -112,6 +113,29 @@ describe('an upstream answer past UPSTREAM_MAX_BYTES', () => {
     const shadow = await bridgeBefore(v2, { V2_COMPARE: 'v2' })
     const compared = await shadow.call('/v2/applications.json')
     expect([compared.status, await compared.json()]).toEqual([502, v2TooLarge])
+  })
+})
+
+describe('a comparison’s own v2 read', () => {
+  it('stops at half of UPSTREAM_MAX_BYTES: the comparison is skipped as an error, the caller unharmed', async () => {
+    // Issue 40: comparisons read v2 several at once after the answer; 32 MiB each held the loop.
+    const six = endless(200, 'application/json', 6, '{"applications":[{"name":"', 'p')
+    const v2 = (c: Call) => (c.path.startsWith('/v2/') ? six : undefined)
+    const limit = String(8 * 2 ** 20)
+    const settings = { V2_COMPARE: 'bridge', METRICS: 'true', UPSTREAM_MAX_BYTES: limit } as const
+    const { call, upstream } = await bridgeBefore(v2, settings, { telemetry: createTelemetry })
+    const res = await call('/v2/applications.json')
+    expect(res.status).toBe(200)
+    const outcome = 'v2bridge_compare_total{operation="GET /v2/applications",outcome="error"} 1'
+    await expect
+      .poll(async () => (await (await call('/metrics')).text()).includes(outcome))
+      .toBe(true)
+    expect(upstream.calls.filter((c) => c.path.startsWith('/v2/'))).toHaveLength(1)
+    // The caller's own v2 read (compare mode `v2`) keeps the whole limit: 6 MiB is under 8.
+    const shadow = await bridgeBefore(v2, { ...settings, V2_COMPARE: 'v2' })
+    const read = await shadow.call('/v2/applications.json')
+    expect(read.status).toBe(200)
+    expect((await read.text()).length).toBeGreaterThan(6 * 2 ** 20)
   })
 })
 
