@@ -10,6 +10,7 @@ import { compareTrees, type Difference } from '../../src/compare/diff'
 import { exampleOf } from '../../src/compare/aggregate'
 import { Comparer } from '../../src/compare'
 import { compareRules } from '../../src/compare/rules'
+import { bytesResponse } from '../../src/http/respond'
 import { compareHarness, DEMO_KEYS } from './setup'
 
 const op = { method: 'GET', path: '/v2/applications/{id}' }
@@ -83,6 +84,26 @@ describe('work per comparison', () => {
       expect(parse).toHaveBeenCalledTimes(2)
     } finally {
       parse.mockRestore()
+    }
+  })
+
+  it('compares the bytes of a v2 answer read again before it decodes them', async () => {
+    const bytes = (body: unknown) =>
+      Promise.resolve(
+        bytesResponse(new TextEncoder().encode(JSON.stringify(body)), {
+          headers: { 'Content-Type': 'application/json' },
+        })
+      )
+    const same = { applications: Array.from({ length: 100 }, (_, i) => ({ id: i, name: 'a' })) }
+    const decode = vi.spyOn(TextDecoder.prototype, 'decode')
+    try {
+      const o = await new Comparer().compare(op, bytes(same), bytes({ applications: [] }), () =>
+        bytes(same)
+      )
+      expect(o.result).toBe('differing')
+      expect(decode).toHaveBeenCalledTimes(2) // v2's first read and v2bridge's answer
+    } finally {
+      decode.mockRestore()
     }
   })
 
