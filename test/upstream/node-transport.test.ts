@@ -1,8 +1,9 @@
 import { getEventListeners } from 'node:events'
+import { PassThrough } from 'node:stream'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
-import { nodeTransport } from '../../src/node/transport'
+import { nodeTransport, pacedChunks } from '../../src/node/transport'
 
 let server: Server | undefined
 afterEach(async () => {
@@ -240,6 +241,44 @@ describe('the Node transport to NerdGraph', () => {
     await expect(small.json()).rejects.toThrow(SyntaxError)
     expect(await (await send(url, post('{}'))).json()).toEqual({ data: { a: 1 } })
     expect(stats.connections).toBe(2)
+  })
+
+  it('reads at most 256 KiB of a body in one turn of the loop, however fast it comes', async () => {
+    // Issue 40: libuv reads up to 32 socket reads (2 MiB) per event; a hostile v2 sending 50 MB
+    // at loopback speed held every other request for that long, turn after turn. A stream with
+    // 4 MiB waiting hands them all on in one turn unless the reader pauses.
+    const body = new PassThrough({ highWaterMark: 8 * 2 ** 20 })
+    for (let i = 0; i < 64; i++) body.write(Buffer.alloc(64 * 1024, 'b'))
+    body.end()
+    let turn = 0
+    let done = false
+    const spin = () => {
+      turn += 1
+      if (!done) setImmediate(spin)
+    }
+    setImmediate(spin)
+    const perTurn = new Map<number, number>()
+    await new Promise<void>((settle) => {
+      body.once('end', settle)
+      pacedChunks(body, (chunk) => perTurn.set(turn, (perTurn.get(turn) ?? 0) + chunk.length))
+    })
+    done = true
+    const sizes = [...perTurn.values()]
+    expect(sizes.reduce((a, b) => a + b)).toBe(4 * 2 ** 20)
+    expect(Math.max(...sizes)).toBe(256 * 1024)
+    expect(sizes.length).toBe(16)
+  })
+
+  it('reads a large answer whole, paced', async () => {
+    const size = 4 * 2 ** 20
+    const { url } = await serve((_req, _body, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': size })
+      res.end(Buffer.alloc(size, 'b'))
+    })
+    const answer = await nodeTransport()(url, { method: 'GET' })
+    const bytes = new Uint8Array(await answer.arrayBuffer())
+    expect(bytes.byteLength).toBe(size)
+    expect(bytes.every((b) => b === 0x62)).toBe(true)
   })
 
   it('leaves a Request object or a streamed body to the fallback fetch', async () => {
