@@ -10,11 +10,14 @@
  * cheap request (a key-less 401) every 20 ms and prints its latency for a quiet and a hostile run,
  * and v2bridge's RSS. Then, in this process, 10,000 calls with made-up keys and the migration
  * report's memory before and after. Exits 1 if the hostile p99 is 50 ms or more, v2bridge's RSS
- * passed `maxRssMiB`, or the report grew by 10 MB or more. The processes share the machine's cores,
- * so a busy machine shows in both runs.
+ * passed `maxRssMiB`, or the report grew by 10 MB or more. The processes share the machine's cores:
+ * in the checked hostile run the load and the stand-ins run at `nice` 10, as the other machines
+ * they stand for, and a second run (`BENCH_HOSTILE_SAME_PRIORITY=0` leaves it out) prints the
+ * figures at one priority. A busy machine shows in every run.
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { setPriority } from 'node:os'
 import { request } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { createSimulator, DEMO_KEYS } from '../simulator'
@@ -194,6 +197,9 @@ function rssMiB(pid: number | undefined): number {
  * byte limit one gzip bomb took it to 2.4 GB. */
 const maxRssMiB = 768
 
+/** The `nice` of the load process and the stand-ins during the checked run (os.setPriority). */
+const standInsNice = 10
+
 async function probe(base: string, ms: number, rss?: { pid?: number; peak: number }) {
   const latencies: number[] = []
   const until = Date.now() + ms
@@ -212,7 +218,7 @@ async function probe(base: string, ms: number, rss?: { pid?: number; peak: numbe
 const at = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
 const line = (label: string, l: number[]) =>
-  `${label.padEnd(26)} n=${String(l.length).padStart(4)}  p50 ${at(l, 0.5).toFixed(1)} ms  ` +
+  `${label.padEnd(32)} n=${String(l.length).padStart(4)}  p50 ${at(l, 0.5).toFixed(1)} ms  ` +
   `p99 ${at(l, 0.99).toFixed(1)} ms  max ${l.at(-1)!.toFixed(1)} ms`
 
 async function main() {
@@ -273,21 +279,34 @@ async function main() {
     const rss = { pid: bridge.child.pid, peak: 0 }
     const quietRss = rssMiB(rss.pid)
 
-    const hostile = spawn(
-      process.execPath,
-      [...tsx.slice(1), fileURLToPath(import.meta.url), 'load', bridge.url],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      }
-    )
-    let out = ''
-    hostile.stdout.on('data', (b: Buffer) => (out += b))
-    while (!out.includes('loading')) await new Promise((r) => setTimeout(r, 20))
-    const loaded = await probe(bridge.url, seconds * 1000, rss)
-    hostile.kill('SIGTERM')
-    await new Promise((r) => hostile.once('exit', r))
-    console.log(line('hostile: key-less 401', loaded))
-    console.log(`hostile answers: ${out.replace('loading', '').trim()}`)
+    /** The hostile load for `seconds`, the stand-ins at `priority`: the key-less 401's latencies. */
+    const underLoad = async (priority: number) => {
+      const hostile = spawn(
+        process.execPath,
+        [...tsx.slice(1), fileURLToPath(import.meta.url), 'load', bridge.url],
+        { stdio: ['ignore', 'pipe', 'inherit'] }
+      )
+      for (const pid of [hostile.pid, upstream.child.pid, sim.child.pid])
+        setPriority(pid!, priority)
+      let out = ''
+      hostile.stdout.on('data', (b: Buffer) => (out += b))
+      while (!out.includes('loading')) await new Promise((r) => setTimeout(r, 20))
+      const loaded = await probe(bridge.url, seconds * 1000, rss)
+      hostile.kill('SIGTERM')
+      await new Promise((r) => hostile.once('exit', r))
+      console.log(line(`hostile (nice ${priority}): key-less 401`, loaded))
+      console.log(`hostile answers: ${out.replace('loading', '').trim()}`)
+      return loaded
+    }
+    // The check: the load and the stand-ins for NerdGraph and v2 run at a lower CPU priority, as
+    // the other machines they stand for, so that this machine's cores measure v2bridge's event loop
+    // rather than how the scheduler shares them among five processes. Then the same at one
+    // priority, for the record (not checked).
+    const loaded = await underLoad(standInsNice)
+    if (process.env['BENCH_HOSTILE_SAME_PRIORITY'] !== '0') {
+      await new Promise((r) => setTimeout(r, 2000))
+      await underLoad(0)
+    }
     const fast = at(loaded, 0.99) < 50
     console.log(fast ? 'PASS: p99 under 50 ms' : 'FAIL: p99 50 ms or more')
     const bounded = rss.peak < maxRssMiB
