@@ -71,29 +71,41 @@ export function compareTrees(v2: Tree | undefined, bridge: Tree | undefined): Di
 }
 
 /**
- * The event loop's turn, shared by every comparison: one comparison's next slice runs per turn of the
- * loop, in the order they asked, so however many compare at once, a turn holds one slice of theirs
- * and callers' requests have the rest (issue 40: four comparisons of a 20,000-item list took four
- * slices of every turn). A macrotask, after the I/O callbacks waiting: `setImmediate` where the
- * runtime has it (Node: no 1 ms timer clamp; one queued by an immediate runs on the next turn), a
- * timer elsewhere.
+ * The event loop's turn, shared by every comparison: in one turn of the loop comparisons run their
+ * slices one after another, in the order they asked, up to `perTurn` (a few milliseconds, or a
+ * count where the runtime's clock stands still while code runs, as on Workers); the rest wait for
+ * the next turn, and callers' requests have the rest of each turn (issue 40: four comparisons of a
+ * 20,000-item list took four slices of every turn, each its own). A turn is a macrotask, after the
+ * I/O callbacks waiting: `setImmediate` where the runtime has it (Node: no 1 ms timer clamp; one
+ * queued by an immediate runs on the next turn), a timer elsewhere.
  */
-export const turn = (): Promise<void> =>
-  new Promise((go) => {
+export function turn(): Promise<void> {
+  return new Promise((go) => {
     waiting.push(go)
-    if (waiting.length === 1) later(nextSlice)
+    if (lane.slices < perTurn.slices && performance.now() - lane.startedAt < perTurn.ms) {
+      // Room left in this turn: the first in line goes on now.
+      lane.slices += 1
+      waiting.shift()!()
+    } else if (waiting.length === 1) later(nextTurn)
   })
+}
 
+/** What comparisons may spend of one turn of the loop (tests narrow it to see each turn). */
+export const perTurn = { ms: 2, slices: 16 }
 /** Comparisons waiting for their next slice, first come first served. */
 const waiting: (() => void)[] = []
+/** When the lane's current turn began, and the slices run in it. */
+const lane = { startedAt: -Infinity, slices: 0 }
 const later = (run: () => void) =>
   typeof setImmediate === 'function' ? setImmediate(run) : setTimeout(run, 0)
 
-/** Lets the first waiting comparison run its slice (after this callback, as its promise settles);
- * the next one waits for the next turn. */
-function nextSlice() {
+/** A new turn: the first waiting comparison runs its slice (after this callback, as its promise
+ * settles), and those after it while the turn has room (`turn`). */
+function nextTurn() {
+  lane.startedAt = performance.now()
+  lane.slices = 1
   const go = waiting.shift()
-  if (waiting.length) later(nextSlice)
+  if (waiting.length) later(nextTurn)
   go?.()
 }
 

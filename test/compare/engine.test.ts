@@ -6,7 +6,7 @@
  * an equal comparison; a comparison's v2 reads never take the key's NerdGraph slots.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { compareTrees, type Difference } from '../../src/compare/diff'
+import { compareTrees, perTurn, type Difference } from '../../src/compare/diff'
 import { exampleOf } from '../../src/compare/aggregate'
 import { Comparer } from '../../src/compare'
 import { compareRules } from '../../src/compare/rules'
@@ -14,6 +14,23 @@ import { bytesResponse } from '../../src/http/respond'
 import { compareHarness, DEMO_KEYS } from './setup'
 
 const op = { method: 'GET', path: '/v2/applications/{id}' }
+
+/** `job` with comparisons given `slices` per turn of the loop and no time limit (`perTurn`), as a
+ * clock that stands still gives them: what a turn holds then does not depend on the machine's speed. */
+async function withSlicesPerTurn<T>(
+  slices: number,
+  job: () => { result: Promise<T>; count: () => number }
+) {
+  const saved = { ...perTurn }
+  Object.assign(perTurn, { slices, ms: Infinity })
+  try {
+    const turns = job()
+    await turns.result
+    return turns
+  } finally {
+    Object.assign(perTurn, saved)
+  }
+}
 
 /** Counts the event loop's turns (one `setImmediate` each) while `job` runs. */
 function turnsDuring<T>(job: () => Promise<T>): { result: Promise<T>; count: () => number } {
@@ -47,8 +64,8 @@ describe('work per comparison', () => {
     // request of the process for about half a second.
     const same = { applications: Array.from({ length: 20_000 }, () => ({ id: 1, name: 'Same' })) }
     const mine = { applications: [{ id: 2, name: 'Mine' }] }
-    const turns = turnsDuring(() =>
-      new Comparer().compare(op, json(same), json(mine), () => json(same), 'k')
+    const turns = await withSlicesPerTurn(1, () =>
+      turnsDuring(() => new Comparer().compare(op, json(same), json(mine), () => json(same), 'k'))
     )
     expect((await turns.result).result).toBe('differing')
     // 20,001 identities, 19,999 missing items and the order check: about 60 slices of 1,024.
@@ -60,12 +77,32 @@ describe('work per comparison', () => {
     const list = (n: number) => ({ applications: Array.from({ length: n }, (_, i) => ({ id: i })) })
     const compareOnce = () =>
       new Comparer().compare(op, json(list(30_000)), json(list(1)), () => json(list(1)), 'k')
-    const alone = turnsDuring(compareOnce)
-    await alone.result
-    const together = turnsDuring(() => Promise.all([compareOnce(), compareOnce(), compareOnce()]))
-    await together.result
+    const alone = await withSlicesPerTurn(1, () => turnsDuring(compareOnce))
+    const together = await withSlicesPerTurn(1, () =>
+      turnsDuring(() => Promise.all([compareOnce(), compareOnce(), compareOnce()]))
+    )
     expect(alone.count()).toBeGreaterThan(30)
     expect(together.count()).toBeGreaterThanOrEqual(alone.count() * 2.7)
+  })
+
+  it('runs small comparisons several to a turn, within the turn’s budget', async () => {
+    // One slice per turn left most comparisons of small answers waiting at a server's capacity
+    // (`npm run bench:compare` compared 5% of its calls).
+    const small = { application: { id: 1, name: 'a' } }
+    const forty = () =>
+      turnsDuring(() =>
+        Promise.all(
+          Array.from({ length: 40 }, () =>
+            new Comparer().compare(op, json(small), json(small), () => json(small), 'k')
+          )
+        )
+      )
+    const one = await withSlicesPerTurn(1, forty)
+    const sixteen = await withSlicesPerTurn(perTurn.slices, forty)
+    expect((await sixteen.result).every((o) => o.result === 'equal')).toBe(true)
+    // Four slices each (two answers parsed, two reads of v2), 160 in all.
+    expect(one.count()).toBeGreaterThan(150)
+    expect(sixteen.count()).toBeLessThan(one.count() / 2)
   })
 
   it('reads a v2 answer that came again to the byte without parsing it again', async () => {
