@@ -54,8 +54,9 @@ const textOf = (bytes: Buffer) => (isAscii(bytes) ? bytes.toString('latin1') : b
 /**
  * Hands `body`'s chunks to `take` as they come, at most `perTurn` bytes in one turn of the event
  * loop: past them the body pauses until the next turn, so a fast sender never holds other callers'
- * requests (issue 40: libuv reads up to 32 socket reads, 2 MiB, per event, and a hostile v2 sending
- * 50 MB at loopback speed held every request for that long, turn after turn).
+ * requests (issue 40: libuv reads a socket up to 32 times 64 KiB per event, libuv src/unix/stream.c
+ * `uv__read`, and a hostile v2 sending 50 MB at loopback speed held every request for that long,
+ * turn after turn).
  */
 export function pacedChunks(body: Readable, take: (chunk: Buffer) => void, perTurn = 256 * 1024) {
   let read = 0
