@@ -12,6 +12,7 @@ import { Comparer } from '../../src/compare'
 import { compareRules } from '../../src/compare/rules'
 import { bytesResponse } from '../../src/http/respond'
 import { compareHarness, DEMO_KEYS } from './setup'
+import { turnsDuring } from '../helpers/loop-turns'
 
 const op = { method: 'GET', path: '/v2/applications/{id}' }
 
@@ -32,18 +33,6 @@ async function withSlicesPerTurn<T>(
   }
 }
 
-/** Counts the event loop's turns (one `setImmediate` each) while `job` runs. */
-function turnsDuring<T>(job: () => Promise<T>): { result: Promise<T>; count: () => number } {
-  let turns = 0
-  let done = false
-  const spin = () => {
-    turns += 1
-    if (!done) setImmediate(spin)
-  }
-  setImmediate(spin)
-  const result = job().finally(() => (done = true))
-  return { result, count: () => turns }
-}
 const json = (body: unknown, status = 200) =>
   Promise.resolve(
     new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { nodeTransport, pacedChunks } from '../../src/node/transport'
+import { turnsDuring } from '../helpers/loop-turns'
 
 let server: Server | undefined
 afterEach(async () => {
@@ -250,19 +251,18 @@ describe('the Node transport to NerdGraph', () => {
     const body = new PassThrough({ highWaterMark: 8 * 2 ** 20 })
     for (let i = 0; i < 64; i++) body.write(Buffer.alloc(64 * 1024, 'b'))
     body.end()
-    let turn = 0
-    let done = false
-    const spin = () => {
-      turn += 1
-      if (!done) setImmediate(spin)
-    }
-    setImmediate(spin)
     const perTurn = new Map<number, number>()
-    await new Promise<void>((settle) => {
-      body.once('end', settle)
-      pacedChunks(body, (chunk) => perTurn.set(turn, (perTurn.get(turn) ?? 0) + chunk.length))
-    })
-    done = true
+    const turns = turnsDuring(
+      () =>
+        new Promise<void>((settle) => {
+          body.once('end', settle)
+          pacedChunks(body, (chunk) => {
+            const turn = turns.count()
+            perTurn.set(turn, (perTurn.get(turn) ?? 0) + chunk.length)
+          })
+        })
+    )
+    await turns.result
     const sizes = [...perTurn.values()]
     expect(sizes.reduce((a, b) => a + b)).toBe(4 * 2 ** 20)
     expect(Math.max(...sizes)).toBe(256 * 1024)
