@@ -92,8 +92,9 @@ export function upstreamClient(
 /** Sends a kept alerts call (or, in compare mode, `req`) unchanged to the real v2 with the caller's
  * own key; `comparison`: a comparison's own read, in a lane of its own, never the key's, and read
  * within half of `UPSTREAM_MAX_BYTES` (16 MiB by default, twice v2's largest answer): several
- * comparisons read at once, after the answer, and one v2 read too large for them only skips its
- * comparison (issue 40: 32 MiB reads of a hostile v2 held callers' requests). */
+ * comparisons read at once, after the answer, and a v2 read too large for them only costs its
+ * comparison (`bridge`: an error; `v2`: a read again that teaches nothing), never a caller's
+ * answer (issue 40: 32 MiB reads of a hostile v2 held callers' requests). */
 export type ForwardCall = (
   c: Context<Env>,
   req?: Request,
