@@ -51,24 +51,6 @@ class AnswerHeaders {
 /** UTF-8 text. NerdGraph's JSON is mostly ASCII, which decodes as Latin-1 at a third of the cost. */
 const textOf = (bytes: Buffer) => (isAscii(bytes) ? bytes.toString('latin1') : bytes.toString())
 
-/**
- * Hands `body`'s chunks to `take` as they come, at most `perTurn` bytes in one turn of the event
- * loop: past them the body pauses until the next turn, so a fast sender never holds other callers'
- * requests (issue 40: libuv reads a socket up to 32 times 64 KiB per event, libuv src/unix/stream.c
- * `uv__read`, and a hostile v2 sending 50 MB at loopback speed held every request for that long,
- * turn after turn).
- */
-export function pacedChunks(body: Readable, take: (chunk: Buffer) => void, perTurn = 256 * 1024) {
-  let read = 0
-  body.on('data', (chunk: Buffer) => {
-    take(chunk)
-    if ((read += chunk.length) < perTurn) return
-    read = 0
-    body.pause()
-    setImmediate(() => body.resume())
-  })
-}
-
 /** Bodies at least this large are parsed as they arrive (src/node/json-reader.ts). */
 const readFrom = 64 * 1024
 
@@ -166,7 +148,7 @@ class Answer implements BoundedAnswer {
       const failed = control.failed()
       if (failed) return reject(failed.error)
       control.watch(reject)
-      pacedChunks(body, (chunk) => {
+      body.on('data', (chunk: Buffer) => {
         try {
           take(chunk)
         } catch (err) {
