@@ -359,9 +359,17 @@ describe.skipIf(!chromium)('the explorer page in Chromium', () => {
         if ((await b.evaluate((e) => e.textContent ?? '')).startsWith('GET /v2/applications '))
           await b.click()
       await tab.click('#send')
-      await tab.waitForFunction(() =>
-        /^200/.test(document.getElementById('status')?.textContent ?? '')
-      )
+      // Within the test's time, and saying what the page shows if it does not come.
+      await tab
+        .waitForFunction(() => /^200/.test(document.getElementById('status')?.textContent ?? ''), {
+          timeout: 20_000,
+        })
+        .catch(async (err: Error) => {
+          const status = await tab.$eval('#status', (e) => e.textContent)
+          throw new Error(`no 200 within 20 s; the status reads ${JSON.stringify(status)}`, {
+            cause: err,
+          })
+        })
     } finally {
       await tab.close()
       await demo.close()

@@ -1,8 +1,10 @@
 import { getEventListeners } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { PassThrough } from 'node:stream'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
-import { nodeTransport } from '../../src/node/transport'
+import { nodeTransport, pacedChunks } from '../../src/node/transport'
+import { turnsDuring } from '../helpers/loop-turns'
 
 let server: Server | undefined
 afterEach(async () => {
@@ -252,6 +254,79 @@ describe('the Node transport to NerdGraph', () => {
     const bytes = new Uint8Array(await answer.arrayBuffer())
     expect(bytes.byteLength).toBe(size)
     expect(bytes.every((b) => b === 0x62)).toBe(true)
+  })
+
+  it('hands on at most 256 KiB of a body in one turn of the loop, however fast it comes', async () => {
+    // Issue 40: libuv reads a socket up to 32 times (2 MiB) per event; a hostile v2 sending 50 MB
+    // at loopback speed held every other request for that long, turn after turn. A stream with
+    // 4 MiB waiting hands them all on in one turn unless the reader pauses.
+    const body = new PassThrough({ highWaterMark: 8 * 2 ** 20 })
+    for (let i = 0; i < 64; i++) body.write(Buffer.alloc(64 * 1024, 'b'))
+    body.end()
+    const perTurn = new Map<number, number>()
+    const turns = turnsDuring(() =>
+      pacedChunks(body, (chunk) => {
+        const turn = turns.count()
+        perTurn.set(turn, (perTurn.get(turn) ?? 0) + chunk.length)
+      })
+    )
+    await turns.result
+    const sizes = [...perTurn.values()]
+    expect(sizes.reduce((a, b) => a + b)).toBe(4 * 2 ** 20)
+    expect(Math.max(...sizes)).toBe(256 * 1024)
+    expect(sizes).toHaveLength(16)
+  })
+
+  it('fails a paced read whose body is destroyed while it waits for its turn, never waits on', async () => {
+    const body = new PassThrough({ highWaterMark: 2 ** 20 })
+    for (let i = 0; i < 8; i++) body.write(Buffer.alloc(64 * 1024, 'b'))
+    body.end()
+    let taken = 0
+    const read = pacedChunks(body, (chunk) => {
+      // Paused after this chunk (256 KiB): destroyed before its next turn, as an abort does.
+      if ((taken += chunk.length) === 256 * 1024) queueMicrotask(() => body.destroy())
+    })
+    const hung = new Promise((r) => setTimeout(() => r('still waiting'), 2000))
+    expect(
+      await Promise.race([
+        read.then(
+          () => 'ended',
+          (e: Error) => e.message
+        ),
+        hung,
+      ])
+    ).toBe('answer cut off')
+    expect(taken).toBe(256 * 1024)
+  })
+
+  it('fails a read with the abort’s reason whenever the abort comes, the body in or not', async () => {
+    const size = 2 ** 20
+    const { url } = await serve((_req, _body, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': size })
+      res.end(Buffer.alloc(size, 'b'))
+    })
+    const send = nodeTransport()
+    const reason = new Error('deadline')
+    const outcomes = new Set<string>()
+    // The abort comes 0 to 11 turns after the head: in some, the whole body is in and waits.
+    for (let turns = 0; turns < 12; turns++) {
+      const controller = new AbortController()
+      const answer = await send(url, { method: 'GET', signal: controller.signal })
+      const read = answer.arrayBuffer()
+      for (let t = 0; t < turns; t++) await new Promise((r) => setImmediate(r))
+      controller.abort(reason)
+      const hung = new Promise((r) => setTimeout(() => r('still waiting'), 2000))
+      const outcome = await Promise.race([
+        read.then(
+          (b) => `read ${b.byteLength}`,
+          (e: unknown) => (e === reason ? 'aborted' : String(e))
+        ),
+        hung,
+      ])
+      outcomes.add(outcome as string)
+    }
+    expect([...outcomes].filter((o) => o !== 'aborted' && o !== `read ${size}`)).toEqual([])
+    expect(outcomes).toContain('aborted')
   })
 
   it('leaves a Request object or a streamed body to the fallback fetch', async () => {
