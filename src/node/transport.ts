@@ -55,19 +55,22 @@ const textOf = (bytes: Buffer) => (isAscii(bytes) ? bytes.toString('latin1') : b
 const cutOff = new Error('answer cut off')
 
 /**
- * Hands `body`'s chunks to `take` as they come, at most `perTurn` bytes in one turn of the event
- * loop: past them the body pauses until the next turn, so a fast sender never holds other callers'
- * requests (issue 40: libuv reads a socket up to 32 times, 2 MiB, per event, and a hostile v2
- * sending 50 MB at loopback speed held every request for that long, turn after turn). Settles at
- * the body's end; rejects with what `take` throws, or with {@link cutOff} if the body closes before
- * its end (destroyed while paused, by an abort or a cancel: it would never end).
+ * Hands `body`'s chunks to `take` as they come; past its first `from` bytes, at most `perTurn` bytes
+ * in one turn of the event loop: the body then pauses until the next turn, so a fast sender never
+ * holds other callers' requests (issue 40: libuv reads a socket up to 32 times, 2 MiB, per event,
+ * and a hostile v2 sending 50 MB at loopback speed held every request for that long, turn after
+ * turn). Most answers are smaller than `from` (the demo key's 200 applications with their
+ * summaries: about 400 KB), a socket event or two, and are read as they come.
+ * Settles at the body's end; rejects with what `take` throws, or with {@link cutOff} if the body
+ * closes before its end (destroyed while paused, by an abort or a cancel: it would never end).
  */
 export function pacedChunks(
   body: Readable,
   take: (chunk: Buffer) => void,
-  perTurn = 256 * 1024
+  { perTurn = 256 * 1024, from = 512 * 1024 } = {}
 ): Promise<void> {
   return new Promise((resolve, reject) => {
+    let total = 0
     let read = 0
     let ended = false
     let stopped = false
@@ -79,7 +82,7 @@ export function pacedChunks(
         body.off('data', onData).pause()
         return reject(err)
       }
-      if ((read += chunk.length) < perTurn) return
+      if ((total += chunk.length) <= from || (read += chunk.length) < perTurn) return
       read = 0
       body.pause()
       setImmediate(() => stopped || body.destroyed || body.resume())
