@@ -52,7 +52,11 @@ class AnswerHeaders {
 const textOf = (bytes: Buffer) => (isAscii(bytes) ? bytes.toString('latin1') : bytes.toString())
 
 /** What {@link pacedChunks} rejects with when the body closed before its end. */
-const cutOff = new Error('answer cut off')
+export class CutOff extends Error {
+  constructor() {
+    super('answer cut off')
+  }
+}
 
 /**
  * Hands `body`'s chunks to `take` as they come; past its first `from` bytes, at most `perTurn` bytes
@@ -61,7 +65,7 @@ const cutOff = new Error('answer cut off')
  * and a hostile v2 sending 50 MB at loopback speed held every request for that long, turn after
  * turn). Most answers are smaller than `from` (the demo key's 200 applications with their
  * summaries: about 400 KB), a socket event or two, and are read as they come.
- * Settles at the body's end; rejects with what `take` throws, or with {@link cutOff} if the body
+ * Settles at the body's end; rejects with what `take` throws, or with a {@link CutOff} if the body
  * closes before its end (destroyed while paused, by an abort or a cancel: it would never end).
  */
 export function pacedChunks(
@@ -92,7 +96,7 @@ export function pacedChunks(
       ended = true
       resolve()
     })
-    body.once('close', () => ended || reject(cutOff))
+    body.once('close', () => ended || reject(new CutOff()))
   })
 }
 
@@ -203,7 +207,7 @@ class Answer implements BoundedAnswer {
         },
         (err: unknown) => {
           // Cut off: the call's own failure (an abort's reason) says why, if it is known yet.
-          reject(err === cutOff ? (control.failed()?.error ?? new Error('answer cut off')) : err)
+          reject(err instanceof CutOff ? (control.failed()?.error ?? err) : err)
           control.cancel()
         }
       )
@@ -274,7 +278,7 @@ export function nodeTransport(
           const stream: Readable = decoder ? (res.pipe(decoder()) as unknown as Readable) : res
           stream.once('error', fail)
           res.once('error', fail)
-          res.once('close', () => res.complete || fail(new Error('answer cut off')))
+          res.once('close', () => res.complete || fail(new CutOff()))
           const answer = new Answer(res.statusCode ?? 0, res.headers, stream, {
             failed: () => failure,
             watch: (reject) => (watcher = reject),

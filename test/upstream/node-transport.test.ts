@@ -285,7 +285,8 @@ describe('the Node transport to NerdGraph', () => {
       // Paused after this chunk (768 KiB in): destroyed before its next turn, as an abort does.
       if ((taken += chunk.length) === 768 * 1024) queueMicrotask(() => body.destroy())
     })
-    const hung = new Promise((r) => setTimeout(() => r('still waiting'), 2000))
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const hung = new Promise((r) => (timer = setTimeout(() => r('still waiting'), 2000)))
     expect(
       await Promise.race([
         read.then(
@@ -295,6 +296,7 @@ describe('the Node transport to NerdGraph', () => {
         hung,
       ])
     ).toBe('answer cut off')
+    clearTimeout(timer)
     expect(taken).toBe(768 * 1024)
   })
 
@@ -314,7 +316,8 @@ describe('the Node transport to NerdGraph', () => {
       const read = answer.arrayBuffer()
       for (let t = 0; t < turns; t++) await new Promise((r) => setImmediate(r))
       controller.abort(reason)
-      const hung = new Promise((r) => setTimeout(() => r('still waiting'), 2000))
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const hung = new Promise((r) => (timer = setTimeout(() => r('still waiting'), 2000)))
       const outcome = await Promise.race([
         read.then(
           (b) => `read ${b.byteLength}`,
@@ -322,6 +325,7 @@ describe('the Node transport to NerdGraph', () => {
         ),
         hung,
       ])
+      clearTimeout(timer)
       outcomes.add(outcome as string)
     }
     expect([...outcomes].filter((o) => o !== 'aborted' && o !== `read ${size}`)).toEqual([])
