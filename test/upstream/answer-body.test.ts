@@ -63,9 +63,12 @@ describe('an upstream answer past UPSTREAM_MAX_BYTES', () => {
       expect(upstream.calls.filter(graphql)).toHaveLength(1)
       if (hostility === hugeString) continue
       // A page that is not a JSON 2xx is read for its errors only: within `otherMaxBytes`, not
-      // the 32 MiB of an answer (what the socket buffers add is well under 8 MiB).
+      // the 32 MiB of an answer (38.8 MB were sent before). The rest of what was sent is what the
+      // kernel buffered between the two while the body was read, past its first 512 KiB 256 KiB a
+      // turn (Linux grows a loopback connection's buffers to several MiB: tcp_wmem and tcp_rmem;
+      // 9.4 MB and 8.0 MB seen in CI).
       await expect.poll(() => upstream.written.length).toBe(1)
-      expect(upstream.written[0]).toBeLessThan(8 * 2 ** 20)
+      expect(upstream.written[0]).toBeLessThan(16 * 2 ** 20)
     }
   })
 
