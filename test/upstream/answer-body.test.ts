@@ -66,7 +66,7 @@ describe('an upstream answer past UPSTREAM_MAX_BYTES', () => {
       // the 32 MiB of an answer (38.8 MB were sent before). The rest of what was sent is what the
       // kernel buffered between the two while the body was read, past its first 512 KiB 256 KiB a
       // turn (Linux grows a loopback connection's buffers to several MiB: tcp_wmem and tcp_rmem;
-      // 9.4 MB and 8.0 MB seen in CI).
+      // 9.4 MB and 8.4 MB seen in CI).
       await expect.poll(() => upstream.written.length).toBe(1)
       expect(upstream.written[0]).toBeLessThan(16 * 2 ** 20)
     }
