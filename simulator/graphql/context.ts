@@ -10,6 +10,9 @@ export interface GraphContext {
   readonly stats: StatsRecorder
   /** The live NRQL limits and cost model (graphql/nrql-limits.ts). */
   readonly nrqlLimits: NrqlLimits
+  /** When the request was admitted (`performance.now()`): a query's modeled duration counts from
+   * there, as NerdGraph runs a user's requests side by side rather than one after another. */
+  readonly admittedAt: number
   /** Set by a query the NRQL limits refused: the whole request answers HTTP 429 (server/app.ts). */
   refused?: Refusal
 }

@@ -13,7 +13,7 @@ import { deploymentEvents } from './deployment-events'
 import { transactionSources } from '../data/apm/harvest'
 import { resourceActorFields, resourceMutations } from './resources'
 import { nrqlLimitsOf } from './nrql-caps'
-import { nrqlTimeoutMs, pace, TIMEOUT_MESSAGE } from './nrql-limits'
+import { nextTurn, nrqlTimeoutMs, pace, TIMEOUT_MESSAGE } from './nrql-limits'
 import { entitySearch, type SearchArgs } from './search'
 
 /** `actor.entities` takes at most 25 GUIDs [schema]. */
@@ -57,9 +57,9 @@ async function runNrqlField(accountId: number, { query, timeout }: NrqlArgs, ctx
   }
   // NerdGraph runs a user's requests side by side, 25 of them guaranteed (New Relic docs "NerdGraph
   // usage limits"); the simulator evaluates NRQL on one thread, so a query first lets the requests
-  // that have arrived be admitted (server/app.ts), as they would be beside it.
-  await new Promise((resolve) => (globalThis.setImmediate ?? setTimeout)(resolve))
-  const started = performance.now()
+  // that have arrived be admitted (server/app.ts), as they would be beside it, and its modeled
+  // duration counts from its request's admission, not from its turn on the thread.
+  await nextTurn()
   const { store, counter } = counting(ctx.dataset.store)
   let result
   try {
@@ -84,7 +84,7 @@ async function runNrqlField(accountId: number, { query, timeout }: NrqlArgs, ctx
     })
   }
   const { cost } = ctx.nrqlLimits.settings
-  const elapsed = performance.now() - started
+  const elapsed = performance.now() - ctx.admittedAt
   if (!(await pace(cost, counter.rows, elapsed, nrqlTimeoutMs(timeout)))) {
     throw graphError(TIMEOUT_MESSAGE, 'TIMEOUT')
   }
