@@ -131,11 +131,6 @@ export function createNrqlLimits(
 
 /** Waits out the modeled duration of a query that read `rows` rows in `elapsedMs` of real time;
  * false when the model passes `timeoutMs` (then it has waited the timeout). */
-/** Resolves after the event loop's next I/O poll (Node runs setImmediate after it): the requests
- * that reached the simulator meanwhile are admitted first. */
-export const nextTurn = () =>
-  new Promise((resolve) => (globalThis.setImmediate ?? setTimeout)(resolve))
-
 export async function pace(
   cost: QueryCost | false,
   rows: number,

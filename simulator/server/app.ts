@@ -4,7 +4,6 @@ import { Hono } from 'hono'
 import * as z from 'zod'
 import { principalFor } from '../data/keys'
 import type { GraphContext } from '../graphql/context'
-import { nextTurn } from '../graphql/nrql-limits'
 import { rootValue } from '../graphql/resolvers'
 import { SCHEMA_SDL } from '../graphql/schema'
 import { v0StandIn, v2StandIn } from '../v2/standin'
@@ -93,12 +92,6 @@ export function createSimulatorApp(services: SimulatorServices): Hono {
       const { dataset, stats, nrqlLimits } = services
       const context: GraphContext = { principal, dataset, stats, nrqlLimits, admittedAt }
       const response = await withFault(services.faults.next(), () => execute(c.req.raw, context))
-      // Requests that reached the simulator while this one ran are in flight beside it, as on the
-      // live service, though the one thread may have been busy meanwhile (a collection, a long
-      // query) and its timers run before it reads them: two turns of I/O (a new connection is
-      // accepted in one, read in the next) admit them before the slot is given back.
-      await nextTurn()
-      await nextTurn()
       // A query past the NRQL limits fails the whole request (docs "Rate limits with NRQL").
       if (!context.refused) return response
       services.refusals.answered(context.refused, principal.user.id)
