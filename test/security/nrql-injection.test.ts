@@ -248,16 +248,26 @@ describe('the NRQL a route sends', () => {
 
   it('carries the caller’s metric names as literals, through app and simulator', async () => {
     const names = fc.uniqueArray(wellFormed, { minLength: 1, maxLength: 4 })
+    // The names already asked in this run: the same names again may be answered from v2bridge's
+    // caches (fast-check asks a failing case again while it shrinks it).
+    const asked = new Set<string>()
     await fc.assert(
       fc.asyncProperty(names, async (list) => {
         const query = new URLSearchParams(list.map((n) => ['names[]', n]))
         query.append('values[]', 'call_count')
+        const before = sim.stats().nrqlQueries
         const res = await get(`/v2/applications/${app.id}/metrics/data.json?${query}`)
         const sent = [...new Set(list.flatMap((n) => n.split(/\r?\n/)).filter((n) => n !== ''))]
         if (sent.length === 0) return void expect(res.status).toBe(400) // missing parameter: names
         expect(res.status).toBe(200)
-        // The data query and its known-names twin both carry the names as one IN list.
-        const queries = sim.stats().queries.slice(-2).map(parseNrql)
+        const again = asked.has(JSON.stringify(sent))
+        asked.add(JSON.stringify(sent))
+        // The data query, and its known-names twin unless the app's names are cached, each carry
+        // the names as one IN list.
+        const sentNow = sim.stats().nrqlQueries - before
+        expect(again ? [0, 1, 2] : [1, 2]).toContain(sentNow)
+        if (sentNow === 0) return
+        const queries = sim.stats().queries.slice(-sentNow).map(parseNrql)
         for (const q of queries) {
           expect(conditionsOf(q).at(-1)).toEqual({
             type: 'in',
