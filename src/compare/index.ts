@@ -13,7 +13,7 @@ import type { Context } from 'hono'
 import type { Env } from '../http/env'
 import { bytesResponse, renderedBytes } from '../http/respond'
 import { requestLine, type RequestLogLine } from '../core/request-log'
-import { compareAnswersInSlices as compareAnswers, TooLarge, turn } from './diff'
+import { compareAnswersInSlices as compareAnswers, TooLarge, turn, type Difference } from './diff'
 import { documentedRow } from './documented'
 import {
   byPlace,
@@ -85,6 +85,19 @@ export interface Operation {
   path: string
 }
 
+/** One comparison remembered (`compareRules.memo`): both answers' bytes and heads, v2's answer
+ * parsed, and the differences found between them. */
+interface Memo {
+  v2: Uint8Array
+  v2Head: Answer
+  a: Answer
+  bridge: Uint8Array
+  bridgeHead: Answer
+  all: readonly Difference[]
+}
+
+const headOf = (res: Response) => answerOf(res.status, res.headers, '')
+
 /** What one key has learned: per operation its comparisons so far and its bands (item paths). */
 interface KeyNoise {
   calls: Map<string, number>
@@ -97,6 +110,8 @@ export class Comparer {
   private readonly byKey = new Map<string, number>()
   /** Per key, the least recently seen first (bounded by `noise.keys`). */
   private readonly noise = new Map<string, KeyNoise>()
+  /** Per key and operation, the least recently used first (bounded by `memo.entries`). */
+  private readonly memo = new Map<string, Memo>()
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -141,6 +156,30 @@ export class Comparer {
     return mine
   }
 
+  /** The comparison remembered under `at` when both answers are byte for byte its own. */
+  private recall(at: string, v2: Response, bridge: Response): Memo | undefined {
+    const memo = this.memo.get(at)
+    const [theirs, mine] = [renderedBytes(v2), renderedBytes(bridge)]
+    if (!memo || !theirs || !mine) return undefined
+    if (!sameBytes(theirs, memo.v2) || !sameBytes(mine, memo.bridge)) return undefined
+    if (!sameHead(headOf(v2), memo.v2Head) || !sameHead(headOf(bridge), memo.bridgeHead))
+      return undefined
+    this.memo.delete(at)
+    this.memo.set(at, memo)
+    return memo
+  }
+
+  private remember(at: string, memo: Memo): void {
+    const { bytes, entries } = compareRules.memo
+    this.memo.delete(at)
+    if (memo.v2.byteLength > bytes || memo.bridge.byteLength > bytes) return
+    const oldest = this.memo.keys().next()
+    if (this.memo.size >= entries && !oldest.done) this.memo.delete(oldest.value)
+    // Bytes that are a view of a larger buffer are copied: the memo holds what it counts.
+    const own = (u: Uint8Array) => (u.byteLength === u.buffer.byteLength ? u : u.slice())
+    this.memo.set(at, { ...memo, v2: own(memo.v2), bridge: own(memo.bridge) })
+  }
+
   /** Compares v2's answer with v2bridge's for `keyHash`'s call; `again` reads v2 once more, to
    * learn noise and before a difference is reported (`compareRules.noise`). A call v2 refused
    * the key of (401) verifies nothing: skipped. */
@@ -152,22 +191,33 @@ export class Comparer {
     keyHash = ''
   ): Promise<Outcome> {
     const key = `${op.method} ${op.path}`
+    const at = `${keyHash} ${key}`
     let a: Answer
-    let b: Answer
-    let firstText = ''
+    let b: Answer | undefined
+    let mineRes: Response
+    let firstText: string | undefined
     let firstBytes: Uint8Array | undefined
+    let seen: Memo | undefined
     try {
       // Each answer is decoded and parsed in a turn of its own (diff.ts `turn`), as the walk is.
       const [theirs, mine] = await Promise.all([v2, bridge])
+      mineRes = mine
       await turn()
       firstBytes = renderedBytes(theirs)
-      firstText = await textFrom(theirs)
-      a = answerOf(theirs.status, theirs.headers, firstText)
-      await turn()
-      b = await answerFrom(mine)
+      seen = this.recall(at, theirs, mine)
+      if (seen) a = seen.a
+      else {
+        firstText = await textFrom(theirs)
+        a = answerOf(theirs.status, theirs.headers, firstText)
+        await turn()
+        b = await answerFrom(mine)
+      }
     } catch {
       return outcomeOf(op, 'error')
     }
+    // v2bridge's answer parsed when a read of v2 needs it (a remembered comparison has not).
+    const mineParsed = async () => (b ??= await answerFrom(mineRes))
+    const firstTextOf = () => (firstText ??= decoder.decode(firstBytes))
     if (a.status === 401) return outcomeOf(op, 'skipped')
     const mine = this.noiseOf(keyHash)
     const bands = mine.bands.get(key) ?? new Map<string, Band>()
@@ -176,7 +226,22 @@ export class Comparer {
     mine.calls.set(key, n + 1)
     const { first, every, reads: learning, most, paths } = compareRules.noise
     try {
-      const all = await compareAnswers(a, b)
+      let all = seen?.all
+      if (!all) {
+        const mine = await mineParsed()
+        all = await compareAnswers(a, mine)
+        const bridgeBytes = renderedBytes(mineRes)
+        if (firstBytes && bridgeBytes)
+          this.remember(at, {
+            v2: firstBytes,
+            v2Head: { ...a, body: undefined },
+            a,
+            bridge: bridgeBytes,
+            bridgeHead: { ...mine, body: undefined },
+            all,
+          })
+      }
+      const found = all
       const reads: ReturnType<typeof byPlace>[] = []
       let asFirst: ReturnType<typeof byPlace> | undefined
       const spreads: Spreads = new Map()
@@ -185,25 +250,27 @@ export class Comparer {
           const res = await again()
           await turn()
           const bytes = renderedBytes(res)
-          const text =
-            bytes && firstBytes && sameBytes(bytes, firstBytes) ? firstText : await textFrom(res)
+          const same = !!bytes && !!firstBytes && sameBytes(bytes, firstBytes)
+          const text = same ? undefined : await textFrom(res)
           // Another status than the first read's (a 429 or 5xx after a 200) says nothing of noise:
           // its body shares no item with either answer, so it would seem to agree with any text.
           if (res.status !== a.status) return false
-          const head = answerOf(res.status, res.headers, '')
+          const head = headOf(res)
+          const identical = same || text === firstTextOf()
           // v2's first answer again, to the byte: nothing moved, and it differs from v2bridge's as
           // the first did; it is not parsed and walked again (issue 40: a list of 20,000 items
           // read ten times).
-          if (text === firstText && sameHead(head, a)) {
-            reads.push((asFirst ??= byPlace(all)))
+          if (identical && sameHead(head, a)) {
+            reads.push((asFirst ??= byPlace(found)))
             return true
           }
           await turn()
-          const r =
-            text === firstText ? { ...head, body: a.body } : answerOf(res.status, res.headers, text)
+          const r = identical
+            ? { ...head, body: a.body }
+            : answerOf(res.status, res.headers, text ?? '')
           const moved = await compareAnswers(a, r)
           mine.paths += learnNoise(bands, moved, paths - mine.paths, spreads)
-          const against = await compareAnswers(r, b)
+          const against = await compareAnswers(r, await mineParsed())
           await turn()
           reads.push(byPlace(against))
           return true
@@ -212,7 +279,7 @@ export class Comparer {
         }
       }
       if (n < first || n % every === 0) while (reads.length + 1 < learning && (await readAgain()));
-      let sorted = sortDifferences(all, bands, reads, numbersMoved(spreads))
+      let sorted = sortDifferences(found, bands, reads, numbersMoved(spreads))
       // Before reporting: read again while v2 may still account for a difference.
       while (
         sorted.differences.length &&
@@ -222,7 +289,7 @@ export class Comparer {
         (await readAgain())
       ) {
         await turn() // up to `differences` × `most` lookups: the loop's turn first
-        sorted = sortDifferences(all, bands, reads, numbersMoved(spreads))
+        sorted = sortDifferences(found, bands, reads, numbersMoved(spreads))
       }
       return outcomeOf(op, 'equal', sorted, bands)
     } catch (err) {

@@ -41,6 +41,12 @@ export const compareRules = {
    * Bands hold at most `paths` item paths per key, for at most `keys` keys (the least recently
    * seen key goes first). */
   noise: { first: 10, every: 10, reads: 3, most: 10, factor: 3, paths: 2_000, keys: 256 },
+  /** The last comparisons remembered, at most `entries` in all (the least recently used goes
+   * first), each of one key and operation, and only when both answers are under `bytes`: v2's
+   * answer parsed and the differences found. A call whose two answers are byte for byte the ones
+   * remembered is not parsed and walked again (issue 40: a list of 20,000 items compared on every
+   * read). Never read for another key. */
+  memo: { entries: 4, bytes: 2 ** 20 },
   /** Work per comparison: tree nodes walked, differences kept, characters of an item identity;
    * `slice`: nodes walked between two pauses of a comparison (a few milliseconds of work). */
   limits: { nodes: 1_000_000, differences: 1_000, identity: 96, slice: 1_024 },

@@ -38,6 +38,14 @@ const json = (body: unknown, status = 200) =>
     new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
   )
 
+/** An answer as v2bridge's own and its forwarded ones are: its bytes readable without reading it. */
+const bytes = (body: unknown) =>
+  Promise.resolve(
+    bytesResponse(new TextEncoder().encode(JSON.stringify(body)), {
+      headers: { 'Content-Type': 'application/json' },
+    })
+  )
+
 describe('work per comparison', () => {
   it('numbers 20,000 repeated identities in one pass', () => {
     const same = Array.from({ length: 20_000 }, () => ({ id: 1, name: 'x' }))
@@ -114,12 +122,6 @@ describe('work per comparison', () => {
   })
 
   it('compares the bytes of a v2 answer read again before it decodes them', async () => {
-    const bytes = (body: unknown) =>
-      Promise.resolve(
-        bytesResponse(new TextEncoder().encode(JSON.stringify(body)), {
-          headers: { 'Content-Type': 'application/json' },
-        })
-      )
     const same = { applications: Array.from({ length: 100 }, (_, i) => ({ id: i, name: 'a' })) }
     const decode = vi.spyOn(TextDecoder.prototype, 'decode')
     try {
@@ -130,6 +132,53 @@ describe('work per comparison', () => {
       expect(decode).toHaveBeenCalledTimes(2) // v2's first read and v2bridge's answer
     } finally {
       decode.mockRestore()
+    }
+  })
+
+  it('remembers a comparison whose two answers come again to the byte, for its key only', async () => {
+    const same = { applications: Array.from({ length: 100 }, (_, i) => ({ id: i, name: 'a' })) }
+    const mine = { applications: [{ id: 1, name: 'b' }] }
+    const comparer = new Comparer()
+    const compare = (v2: unknown, key: string) =>
+      comparer.compare(op, bytes(v2), bytes(mine), () => bytes(v2), key)
+    const parse = vi.spyOn(JSON, 'parse')
+    // Parses of the answers (not of whatever else this process parses meanwhile).
+    const parsed = () => {
+      const n = parse.mock.calls.filter(([text]) => text.startsWith('{"applications"')).length
+      parse.mockClear()
+      return n
+    }
+    try {
+      const first = await compare(same, 'k1')
+      expect(parsed()).toBe(2) // v2's answer and v2bridge's
+      expect(await compare(same, 'k1')).toEqual(first)
+      expect(parsed()).toBe(0)
+      // Another key's comparison is its own.
+      expect(await compare(same, 'k2')).toEqual(first)
+      expect(parsed()).toBe(2)
+      // v2 answered otherwise: compared again, and the difference it has now is found.
+      const fewer = { applications: same.applications.slice(0, 50) }
+      const changed = await compare(fewer, 'k1')
+      expect(parsed()).toBe(2)
+      expect(changed.differences).not.toEqual(first.differences)
+      expect(await compare(fewer, 'k1')).toEqual(changed)
+      expect(parsed()).toBe(0)
+      // At most `memo.entries` remembered: the least recently used goes first.
+      for (let i = 0; i < compareRules.memo.entries; i++) await compare(same, `other${i}`)
+      parsed()
+      await compare(fewer, 'k1')
+      expect(parsed()).toBe(2)
+      // An answer over `memo.bytes` is not remembered.
+      const big = {
+        applications: Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: 'x'.repeat(50) })),
+      }
+      expect(JSON.stringify(big).length).toBeGreaterThan(compareRules.memo.bytes)
+      await compare(big, 'k3')
+      parsed()
+      await compare(big, 'k3')
+      expect(parsed()).toBe(2)
+    } finally {
+      parse.mockRestore()
     }
   })
 
