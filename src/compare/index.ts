@@ -98,6 +98,14 @@ interface Memo {
 
 const headOf = (res: Response) => answerOf(res.status, res.headers, '')
 
+/** Sets `key` as the most recently used of `map`, which keeps at most `max` (the least recent goes). */
+function setRecent<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key)
+  const oldest = map.keys().next()
+  if (map.size >= max && !oldest.done) map.delete(oldest.value)
+  map.set(key, value)
+}
+
 /** What one key has learned: per operation its comparisons so far and its bands (item paths). */
 interface KeyNoise {
   calls: Map<string, number>
@@ -144,15 +152,8 @@ export class Comparer {
   }
 
   private noiseOf(keyHash: string): KeyNoise {
-    let mine = this.noise.get(keyHash)
-    if (mine) this.noise.delete(keyHash)
-    else {
-      mine = { calls: new Map(), bands: new Map(), paths: 0 }
-      const oldest = this.noise.keys().next()
-      if (this.noise.size >= compareRules.noise.keys && !oldest.done)
-        this.noise.delete(oldest.value)
-    }
-    this.noise.set(keyHash, mine)
+    const mine = this.noise.get(keyHash) ?? { calls: new Map(), bands: new Map(), paths: 0 }
+    setRecent(this.noise, keyHash, mine, compareRules.noise.keys)
     return mine
   }
 
@@ -164,20 +165,37 @@ export class Comparer {
     if (!sameBytes(theirs, memo.v2) || !sameBytes(mine, memo.bridge)) return undefined
     if (!sameHead(headOf(v2), memo.v2Head) || !sameHead(headOf(bridge), memo.bridgeHead))
       return undefined
-    this.memo.delete(at)
-    this.memo.set(at, memo)
+    setRecent(this.memo, at, memo, compareRules.memo.entries)
     return memo
   }
 
-  private remember(at: string, memo: Memo): void {
-    const { bytes, entries } = compareRules.memo
+  /** The differences of `a` (v2's, read as `v2Bytes`) from `b` (v2bridge's, `bridge`), remembered
+   * under `at` when both answers' bytes are at hand and under `memo.bytes`. */
+  private async compared(
+    at: string,
+    a: Answer,
+    b: Answer,
+    v2Bytes: Uint8Array | undefined,
+    bridge: Response
+  ): Promise<readonly Difference[]> {
+    const all = await compareAnswers(a, b)
+    const bridgeBytes = renderedBytes(bridge)
     this.memo.delete(at)
-    if (memo.v2.byteLength > bytes || memo.bridge.byteLength > bytes) return
-    const oldest = this.memo.keys().next()
-    if (this.memo.size >= entries && !oldest.done) this.memo.delete(oldest.value)
+    const { bytes, entries } = compareRules.memo
+    if (!v2Bytes || !bridgeBytes || v2Bytes.byteLength > bytes || bridgeBytes.byteLength > bytes)
+      return all
     // Bytes that are a view of a larger buffer are copied: the memo holds what it counts.
     const own = (u: Uint8Array) => (u.byteLength === u.buffer.byteLength ? u : u.slice())
-    this.memo.set(at, { ...memo, v2: own(memo.v2), bridge: own(memo.bridge) })
+    const memo: Memo = {
+      v2: own(v2Bytes),
+      v2Head: { ...a, body: undefined },
+      a,
+      bridge: own(bridgeBytes),
+      bridgeHead: { ...b, body: undefined },
+      all,
+    }
+    setRecent(this.memo, at, memo, entries)
+    return all
   }
 
   /** Compares v2's answer with v2bridge's for `keyHash`'s call; `again` reads v2 once more, to
@@ -226,22 +244,7 @@ export class Comparer {
     mine.calls.set(key, n + 1)
     const { first, every, reads: learning, most, paths } = compareRules.noise
     try {
-      let all = seen?.all
-      if (!all) {
-        const mine = await mineParsed()
-        all = await compareAnswers(a, mine)
-        const bridgeBytes = renderedBytes(mineRes)
-        if (firstBytes && bridgeBytes)
-          this.remember(at, {
-            v2: firstBytes,
-            v2Head: { ...a, body: undefined },
-            a,
-            bridge: bridgeBytes,
-            bridgeHead: { ...mine, body: undefined },
-            all,
-          })
-      }
-      const found = all
+      const all = seen?.all ?? (await this.compared(at, a, await mineParsed(), firstBytes, mineRes))
       const reads: ReturnType<typeof byPlace>[] = []
       let asFirst: ReturnType<typeof byPlace> | undefined
       const spreads: Spreads = new Map()
@@ -261,7 +264,7 @@ export class Comparer {
           // the first did; it is not parsed and walked again (issue 40: a list of 20,000 items
           // read ten times).
           if (identical && sameHead(head, a)) {
-            reads.push((asFirst ??= byPlace(found)))
+            reads.push((asFirst ??= byPlace(all)))
             return true
           }
           await turn()
@@ -279,7 +282,7 @@ export class Comparer {
         }
       }
       if (n < first || n % every === 0) while (reads.length + 1 < learning && (await readAgain()));
-      let sorted = sortDifferences(found, bands, reads, numbersMoved(spreads))
+      let sorted = sortDifferences(all, bands, reads, numbersMoved(spreads))
       // Before reporting: read again while v2 may still account for a difference.
       while (
         sorted.differences.length &&
@@ -289,7 +292,7 @@ export class Comparer {
         (await readAgain())
       ) {
         await turn() // up to `differences` × `most` lookups: the loop's turn first
-        sorted = sortDifferences(found, bands, reads, numbersMoved(spreads))
+        sorted = sortDifferences(all, bands, reads, numbersMoved(spreads))
       }
       return outcomeOf(op, 'equal', sorted, bands)
     } catch (err) {
