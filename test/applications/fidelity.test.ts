@@ -1,13 +1,16 @@
 /** Issues 23 (item 21) and 37: what v2 answers for `links.alert_policy` and `concurrent_instance_count`. */
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ApmApplication } from '../../src/resources/applications/documents'
 import { toV2Application } from '../../src/resources/applications/reshape'
 import { servedByAccount, servedSearchQuery } from '../../src/resources/applications/members'
 import { DEMO_KEYS, harness } from '../helpers/harness'
 import {
+  alertPolicies,
   alertPolicyOf,
   conditionsFrom,
   namedTargets,
+  policyOf,
 } from '../../src/resources/applications/alert-policy'
 
 const web: ApmApplication = {
@@ -88,6 +91,54 @@ describe('links.alert_policy (issue 37)', () => {
         },
       })
     ).toEqual([{ id: 3, policyId: 30, query: 'SELECT 1 FROM T' }])
+  })
+
+  it('looks each application of a page up in one index of the conditions, as reading them in order would', () => {
+    // The definition the index stands for: the oldest condition whose WHERE clause names the app.
+    const byReading = (
+      conditions: { id: number; policyId: number; query: string }[],
+      app: typeof checkout
+    ) =>
+      [...conditions]
+        .sort((a, b) => a.id - b.id)
+        .find((c) => {
+          const t = namedTargets(c.query)
+          return (
+            t.get('appname')?.has(app.name) ||
+            t.get('appid')?.has(String(app.applicationId)) ||
+            t.get('entity.guid')?.has(app.guid)
+          )
+        })?.policyId
+    const apps = [1, 2, 3].map((n) => ({ applicationId: n, name: `App ${n}`, guid: `G${n}` }))
+    const naming = fc.constantFrom(
+      ...apps.flatMap((a) => [
+        `appName = '${a.name}'`,
+        `appId = ${a.applicationId}`,
+        `entity.guid = '${a.guid}'`,
+        `appName != '${a.name}'`,
+        `appId IN (${a.applicationId}, 9)`,
+        `appId NOT IN (${a.applicationId})`,
+      ])
+    )
+    const condition = fc.record({
+      id: fc.integer({ min: 1, max: 40 }),
+      policyId: fc.integer({ min: 100, max: 110 }),
+      query: fc
+        .array(naming, { maxLength: 3 })
+        .map(
+          (w) => `SELECT count(*) FROM Transaction${w.length ? ` WHERE ${w.join(' AND ')}` : ''}`
+        ),
+    })
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(condition, { selector: (c) => c.id, maxLength: 8 }),
+        (conditions) => {
+          const index = alertPolicies(conditions)
+          for (const app of apps) expect(policyOf(index, app)).toBe(byReading(conditions, app))
+        }
+      ),
+      { numRuns: 500 }
+    )
   })
 
   it('sits between application_instances and servers, only when a policy targets the app', () => {

@@ -83,6 +83,34 @@ describe('JsonReader', () => {
     )
   })
 
+  it('reads long runs of whitespace, skipped 4 KiB at a time, as JSON.parse does (issue 40)', () => {
+    // Runs of spaces past 64 bytes, and runs that turn to other whitespace or to a token within or
+    // just past a 4 KiB block, before, between and after tokens, cut anywhere.
+    const long = fc.constantFrom(
+      ' '.repeat(64),
+      ' '.repeat(4096 + 64),
+      ' '.repeat(3 * 4096 + 70),
+      `${' '.repeat(100)}\n${' '.repeat(5000)}`,
+      `\t${' '.repeat(63)}\r\n${' '.repeat(4095)}`,
+      ' '.repeat(65 + 4095)
+    )
+    fc.assert(
+      fc.property(
+        jsonValue,
+        fc.array(fc.oneof(space, long), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(20_000), { maxLength: 12 }),
+        (value, gaps, cuts) => {
+          let g = 0
+          const gap = () => gaps[g++ % gaps.length]!
+          const text = `${gap()}${spaced(value, gap)}${gap()}`
+          expect(read(Buffer.from(text), cuts)).toEqual(parsed(text))
+          expect(read(Buffer.from(`${text}${' '.repeat(9000)}x`), cuts)).toEqual(parsed(`${text}x`))
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
   it('throws where JSON.parse throws, and only there', () => {
     const pieces = fc.constantFrom(
       '{',

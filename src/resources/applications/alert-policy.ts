@@ -45,19 +45,43 @@ export function namedTargets(query: string): Map<string, Set<string>> {
   return out
 }
 
+/** Per attribute (lower-cased, as `namedTargets` gives them) and value: the oldest (lowest ID)
+ * condition that names it, and that condition's policy. */
+export type AlertPolicies = Map<string, Map<string, { id: number; policyId: number }>>
+
+/** Pure: the conditions indexed by what they name, each query read once: a list page looks up each
+ * of its applications (up to 200 per page, one account's conditions for all of them). */
+export function alertPolicies(conditions: readonly TargetingCondition[]): AlertPolicies {
+  const out: AlertPolicies = new Map()
+  for (const c of conditions)
+    for (const [attribute, values] of namedTargets(c.query)) {
+      const named = out.get(attribute) ?? new Map<string, { id: number; policyId: number }>()
+      for (const v of values) {
+        const held = named.get(v)
+        if (!held || c.id < held.id) named.set(v, { id: c.id, policyId: c.policyId })
+      }
+      out.set(attribute, named)
+    }
+  return out
+}
+
 /** Pure: the policy of the oldest (lowest ID) condition that names the application, if any. */
-export function alertPolicyOf(
-  conditions: readonly TargetingCondition[],
+export function policyOf(
+  policies: AlertPolicies,
   app: { applicationId: number; name: string; guid: string }
 ): number | undefined {
-  const names = (c: TargetingCondition) => {
-    const t = namedTargets(c.query)
-    return (
-      t.get('appname')?.has(app.name) ||
-      t.get('appid')?.has(String(app.applicationId)) ||
-      t.get('entity.guid')?.has(app.guid)
-    )
-  }
-  const first = [...conditions].sort((a, b) => a.id - b.id).find(names)
+  const hits = [
+    policies.get('appname')?.get(app.name),
+    policies.get('appid')?.get(String(app.applicationId)),
+    policies.get('entity.guid')?.get(app.guid),
+  ]
+  let first: { id: number; policyId: number } | undefined
+  for (const hit of hits) if (hit && (!first || hit.id < first.id)) first = hit
   return first?.policyId
 }
+
+/** Pure: `policyOf` over conditions not yet indexed (one application). */
+export const alertPolicyOf = (
+  conditions: readonly TargetingCondition[],
+  app: { applicationId: number; name: string; guid: string }
+): number | undefined => policyOf(alertPolicies(conditions), app)

@@ -33,7 +33,7 @@ import { pageParam } from '../../http/params'
 import { nameMatches } from '../../entities/entity-search'
 import { applicationFilters, applicationSearchQuery } from './plan'
 import { toV2Application } from './reshape'
-import { alertPolicyOf } from './alert-policy'
+import { policyOf } from './alert-policy'
 import { withOwnUpdates } from './own-updates'
 import { rememberShown } from './shown'
 
@@ -153,7 +153,7 @@ async function listPage(c: Context<Env>) {
         insights?.topologies.get(e.applicationId),
         insights?.browser.get(e.applicationId),
         insights?.served.get(e.applicationId),
-        alertPolicyOf(insights?.conditions ?? [], e),
+        insights ? policyOf(insights.policies, e) : undefined,
         insights?.lastEvents.get(e.applicationId)
       )
     )

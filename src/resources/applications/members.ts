@@ -31,7 +31,7 @@ import { browserNrql, browserSummariesFrom, summaryWindow, type BrowserSummary }
 import { defineCache } from '../../core/cache'
 import { quoteList } from '../../core/nrql'
 import type { ConditionsField, ServedBrowser } from './documents'
-import { conditionsFrom, type TargetingCondition } from './alert-policy'
+import { alertPolicies, conditionsFrom, type AlertPolicies } from './alert-policy'
 import type { Served } from './reshape'
 import { lastEventNrql, lastEventsFrom } from '../../entities/last-report'
 
@@ -53,8 +53,9 @@ export interface AccountInsights {
   browser: Map<number, BrowserSummary>
   /** APM application ID → the browser application it serves, for those that do not report. */
   served: Map<number, Served>
-  /** The account's NRQL conditions, for `links.alert_policy` (alert-policy.ts). */
-  conditions: TargetingCondition[]
+  /** The account's NRQL conditions by the applications they name, for `links.alert_policy`
+   * (alert-policy.ts). */
+  policies: AlertPolicies
   /** Application ID → its newest `Transaction` event (src/entities/last-report.ts). */
   lastEvents: Map<number, number>
 }
@@ -165,7 +166,7 @@ export async function rememberInsights(
     topologies: topologiesFrom(memberRows(await allMembers)),
     browser: browserSummariesFrom(mergedFacets(await allBrowser)),
     served,
-    conditions: conditionsFrom(conditions),
+    policies: alertPolicies(conditionsFrom(conditions)),
     lastEvents: lastEventsFrom(mergedFacets(await allEvents)),
   }
   c.get('caches').of(insightsCache).set(c.get('keyHash'), String(accountId), insights)
