@@ -24,11 +24,12 @@ import {
   type ReadAs,
 } from '../upstream/answer-body'
 
-/** Decoded bytes per chunk a decoder hands on: 256 KiB, not zlib's default 16 KiB (Node docs, zlib
- * "Class: Options", `chunkSize`). Each chunk is one hand-off between the thread pool and the event
- * loop: a 10 GiB gzip bomb read to the 32 MiB limit took 34-42 ms of CPU (9 ms of it on the event
- * loop) in 64 KiB chunks and 16-17 ms (2.5 ms) in 256 KiB ones (issue 40; 1 MiB chunks saved no more). */
-const decoded = { chunkSize: 256 * 1024 }
+/** Decoded bytes per chunk a decoder hands on: a socket read's 64 KiB, not zlib's default 16 KiB,
+ * so a large answer (or a bomb, read to the byte limit) takes a quarter of the callbacks (Node docs,
+ * zlib "Class: Options", `chunkSize`). Not more: every decoder allocates one chunk as it starts, so
+ * 256 KiB chunks, which halved a 32 MiB bomb's CPU (34-42 ms to 16-17 ms), cost a 6 KB answer 10-17 %
+ * more CPU and 4.5 times the garbage collections (40,000 decodes: 400 against 89; issue 40). */
+const decoded = { chunkSize: 64 * 1024 }
 
 /** Content codings a NerdGraph answer may come in (RFC 9110 §8.4.1), with their decoders. */
 const decoders: Record<string, () => NodeJS.ReadWriteStream> = {
