@@ -183,6 +183,16 @@ function firstNumberPath(node: unknown, path = ''): string | undefined {
 }
 
 describe('perturbations of the stand-in are found with their path', () => {
+  // One fixed now for every run, as the noise-learning block below: a minute turning between
+  // v2bridge's answer (or its cached summary) and the stand-in's moves one window and not the other.
+  // CI's shifted-clock run once found a perturbation's path in the baseline; the same calls at a
+  // fixed now in each minute of that run were all equal.
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Math.floor(Date.now() / 60_000) * 60_000 + 30_000 })
+  })
+  afterAll(() => {
+    vi.useRealTimers()
+  })
   const path = `/v2/applications/${appId}/hosts.json`
   const run = async (perturb: string | null, calls = 3) => {
     const h = compareHarness({ V2_COMPARE: 'bridge' })
