@@ -3,7 +3,7 @@
  * walked down from that number one step at a time (1.4 s of CPU per call). Now every list answers a
  * page past its end after reading only the pages that exist, and at once once the end is known.
  */
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { alertsHarness, DEMO_KEYS } from './helpers'
 
 const lists = [
@@ -14,6 +14,15 @@ const lists = [
 ] as const
 
 describe('alerts lists and huge page numbers', () => {
+  // One fixed now: a list's cursors are learnt per window, and the newest window ends at the next
+  // whole minute (src/resources/alerts/scope.ts `alertsWindow`), so a minute turning between the two
+  // calls starts a new walk (seen once in CI: alerts_events read its 25 pages again).
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Math.floor(Date.now() / 60_000) * 60_000 + 30_000 })
+  })
+  afterAll(() => {
+    vi.useRealTimers()
+  })
   for (const [path, key] of lists) {
     it(`${path}: page 999999999 is an empty page, and costs nothing once the end is known`, async () => {
       const h = alertsHarness()
