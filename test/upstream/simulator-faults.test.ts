@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { setSimFaults } from '../helpers/sim-faults'
 import { createApp } from '../../src/app'
 import { parseConfig } from '../../src/core/config'
@@ -149,6 +149,16 @@ describe('a caller flooding v2bridge', () => {
 })
 
 describe('an exporter scrape (many requests of one key at once)', () => {
+  // One fixed now: this test is about the queue. A minute turning between the warm-up and the scrape
+  // makes every one of the 200 requests carry the account-wide insight queries in its own request
+  // (src/resources/applications/list.ts), 20 of them 11.6 s against 0.8 s in process, and the test
+  // ran past its 30 s once in CI (left open: the scrape at a minute's turn, in the session's note).
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Math.floor(Date.now() / 60_000) * 60_000 + 30_000 })
+  })
+  afterAll(() => {
+    vi.useRealTimers()
+  })
   it('queues instead of refusing: 200 concurrent requests all answer 200, NerdGraph never sees more than 25', async () => {
     const { app, faults, get, upstream429, peak } = setup({}, {}, createSimulator())
     await get()
